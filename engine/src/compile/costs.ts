@@ -1,0 +1,108 @@
+/**
+ * The Costs sheet of a case (MODEL.md section 7): one row per cost item with its monthly amount over its term, then
+ * per group (COGS, S&M, R&D, G&A) and for all four: items total, budget (the estimate's cost), budgetary average and
+ * remaining budget. Each item's price and term sit in cells at the right, so the exported file recomputes.
+ */
+import { ALL_PERIODS, a1, monthColumn, PERIOD_COLUMNS, periodColumn } from '../layout';
+import { COST_GROUPS, type CostGroup, type CostItem, PLAN_MONTHS } from '../schema';
+import { type Cell, emptyGrid, type Grid, type PeriodSheet, periodLabel, setCell } from './grid';
+
+export const SUMMARY_ROWS = ['total', 'budget', 'budgetary_averages', 'remaining_budget'] as const;
+export type SummaryRow = (typeof SUMMARY_ROWS)[number];
+export type CostScope = CostGroup | 'all';
+
+/** Input columns to the right of the period columns. */
+const META = ['item_title', 'price', 'start_year', 'start_month', 'end_year', 'end_month', 'start_t', 'end_t'] as const;
+const metaColumn = (key: (typeof META)[number]) => PERIOD_COLUMNS + 1 + META.indexOf(key);
+
+export interface CostLayout {
+  /** Row of each item, in the order of the plan file's cost_items. */
+  itemRows: number[];
+  summaryRow: Record<CostScope, Record<SummaryRow, number>>;
+}
+
+export function costGroupOf(item: CostItem): CostGroup {
+  return item.item_title.split('_')[0] as CostGroup;
+}
+
+export function compileCosts(
+  items: CostItem[],
+  estimate: PeriodSheet,
+  start: { year: number; month: number },
+): { grid: Grid; layout: CostLayout } {
+  const order = COST_GROUPS.flatMap((g) =>
+    items.map((item, i) => ({ item, i })).filter((x) => costGroupOf(x.item) === g),
+  );
+  const scopes: CostScope[] = [...COST_GROUPS, 'all'];
+  const rows = 1 + order.length + scopes.length * SUMMARY_ROWS.length;
+  const grid = emptyGrid(rows, metaColumn('end_t') + 1);
+  setCell(grid, 0, 0, 'Cost items');
+  for (const p of ALL_PERIODS) setCell(grid, 0, periodColumn(p), periodLabel(p, start.year, start.month));
+  for (const key of META) setCell(grid, 0, metaColumn(key), key);
+
+  const itemRows = new Array<number>(items.length).fill(0);
+  const rowsOfGroup: Record<CostGroup, number[]> = { cogs: [], sm: [], rd: [], ga: [] };
+  order.forEach(({ item, i }, n) => {
+    const r = n + 1;
+    itemRows[i] = r;
+    rowsOfGroup[costGroupOf(item)].push(r);
+    fillItem(grid, r, item);
+  });
+
+  const summaryRow = {} as CostLayout['summaryRow'];
+  let r = 1 + order.length;
+  for (const scope of scopes) {
+    summaryRow[scope] = {} as Record<SummaryRow, number>;
+    for (const key of SUMMARY_ROWS) summaryRow[scope][key] = r++;
+  }
+  for (const scope of scopes) {
+    const at = summaryRow[scope];
+    setCell(grid, at.total, 0, `${scope} items total`);
+    setCell(grid, at.budget, 0, `${scope} budget`);
+    setCell(grid, at.budgetary_averages, 0, `${scope} items / budget (%)`);
+    setCell(grid, at.remaining_budget, 0, `${scope} remaining budget`);
+    for (const p of ALL_PERIODS) {
+      const column = periodColumn(p);
+      const itemRowsOfScope = scope === 'all' ? COST_GROUPS.flatMap((g) => rowsOfGroup[g]) : rowsOfGroup[scope];
+      setCell(grid, at.total, column, sumOf(itemRowsOfScope, column));
+      // Budgets are read by quarter and year; months carry the items only.
+      if (p.kind === 'month') continue;
+      const budget =
+        scope === 'all'
+          ? `=${COST_GROUPS.map((g) => a1(summaryRow[g].budget, column)).join('+')}`
+          : `=${estimate.ref(scope, column, true)}`;
+      setCell(grid, at.budget, column, budget);
+      const total = a1(at.total, column);
+      const budgetRef = a1(at.budget, column);
+      setCell(grid, at.budgetary_averages, column, `=IFERROR(${total}/${budgetRef}*100,"")`);
+      setCell(grid, at.remaining_budget, column, `=${budgetRef}-${total}`);
+    }
+  }
+  return { grid, layout: { itemRows, summaryRow } };
+}
+
+function sumOf(rows: number[], column: number): Cell {
+  if (rows.length === 0) return 0;
+  return `=SUM(${rows.map((r) => a1(r, column)).join(',')})`;
+}
+
+function fillItem(grid: Grid, r: number, item: CostItem): void {
+  setCell(grid, r, 0, item.item_name);
+  setCell(grid, r, metaColumn('item_title'), item.item_title);
+  setCell(grid, r, metaColumn('price'), item.price);
+  setCell(grid, r, metaColumn('start_year'), item.start_year);
+  setCell(grid, r, metaColumn('start_month'), item.start_month);
+  setCell(grid, r, metaColumn('end_year'), item.end_year);
+  setCell(grid, r, metaColumn('end_month'), item.end_month);
+  const m = (key: (typeof META)[number]) => a1(r, metaColumn(key), undefined, true);
+  setCell(grid, r, metaColumn('start_t'), `=(${m('start_year')}-start_year)*12+${m('start_month')}-start_month+1`);
+  setCell(grid, r, metaColumn('end_t'), `=(${m('end_year')}-start_year)*12+${m('end_month')}-start_month+1`);
+  // The price in every month of the term (MODEL.md section 7).
+  for (let t = 1; t <= PLAN_MONTHS; t++) {
+    setCell(grid, r, monthColumn(t), `=IF(AND(${t}>=${m('start_t')},${t}<=${m('end_t')}),${m('price')},0)`);
+  }
+  for (const p of ALL_PERIODS) {
+    if (p.kind === 'month') continue;
+    setCell(grid, r, periodColumn(p), `=SUM(${p.months.map((t) => a1(r, monthColumn(t))).join(',')})`);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The building blocks every sheet compiler shares: a cell grid, the period-sheet skeleton, and the quarter/year
+ * aggregation of MODEL.md section 4.
+ */
+import {
+  ALL_PERIODS,
+  a1,
+  calendarOf,
+  monthColumn,
+  PERIOD_COLUMNS,
+  type Period,
+  periodColumn,
+  previousPeriod,
+  yearColumn,
+} from '../layout';
+import type { RowDef } from '../rows';
+
+/** A cell's content: a number, a string (a formula when it starts with '='), or empty. */
+export type Cell = number | string | null;
+export type Grid = Cell[][];
+
+export function emptyGrid(rows: number, columns: number): Grid {
+  return Array.from({ length: rows }, () => new Array<Cell>(columns).fill(null));
+}
+
+export function setCell(grid: Grid, row: number, column: number, value: Cell): void {
+  const r = grid[row];
+  if (!r) throw new RangeError(`row ${row} is outside the sheet`);
+  r[column] = value;
+}
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The header label of a period column: "Apr 2026", "Y1 Q1", "Y1 CY". */
+export function periodLabel(p: Period, startYear: number, startMonth: number): string {
+  if (p.kind === 'month') {
+    const c = calendarOf(startYear, startMonth, p.t);
+    return `${MONTH_NAMES[c.month - 1]} ${c.year}`;
+  }
+  return p.kind === 'quarter' ? `Y${p.year} Q${p.quarter}` : `Y${p.year} CY`;
+}
+
+/** A period sheet: header row, label column, and the row index of every metric key. */
+export class PeriodSheet {
+  readonly grid: Grid;
+  readonly rowOf: Record<string, number> = {};
+
+  constructor(
+    readonly name: string,
+    readonly rows: RowDef[],
+    title: string,
+    startYear: number,
+    startMonth: number,
+  ) {
+    this.grid = emptyGrid(rows.length + 1, PERIOD_COLUMNS + 1);
+    setCell(this.grid, 0, 0, title);
+    for (const p of ALL_PERIODS) setCell(this.grid, 0, periodColumn(p), periodLabel(p, startYear, startMonth));
+    rows.forEach((r, i) => {
+      this.rowOf[r.key] = i + 1;
+      setCell(this.grid, i + 1, 0, r.label);
+    });
+  }
+
+  has(key: string): boolean {
+    return key in this.rowOf;
+  }
+
+  row(key: string): number {
+    const r = this.rowOf[key];
+    if (r === undefined) throw new Error(`sheet ${this.name} has no row ${key}`);
+    return r;
+  }
+
+  /** Reference to a row's cell in a column, local (no sheet name) or qualified. */
+  ref(key: string, column: number, qualified = false): string {
+    return a1(this.row(key), column, qualified ? this.name : undefined);
+  }
+
+  /** Reference to a row at plan month t; month 0 and earlier have no cell. */
+  at(key: string, t: number, qualified = false): string {
+    return this.ref(key, monthColumn(t), qualified);
+  }
+
+  set(key: string, column: number, value: Cell): void {
+    setCell(this.grid, this.row(key), column, value);
+  }
+
+  setMonth(key: string, t: number, value: Cell): void {
+    this.set(key, monthColumn(t), value);
+  }
+}
+
+/**
+ * How a period column is aggregated: over which months, from which monthly cells, and (for a sheet that masks another
+ * to its ACT months) where the full sheet's period cells are.
+ */
+export interface PeriodScope {
+  months: number[];
+  /** Reference to the monthly figure that is aggregated (in this sheet, or in the sheet it masks). */
+  monthRef: (key: string, t: number) => string;
+  /** Reference to the full sheet's month figure, for what lies before the period (the ARR before it). */
+  baseMonthRef: (key: string, t: number) => string;
+  /** Set for a masked sheet: the full sheet's cell of this period, used where the whole period is covered. */
+  basePeriodRef?: (key: string) => string;
+}
+
+/** Fills a period column by the rules of MODEL.md section 4. */
+export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: 'month' }>, scope: PeriodScope): void {
+  const column = periodColumn(p);
+  const first = Math.min(...scope.months);
+  const last = Math.max(...scope.months);
+  const c = (key: string) => sheet.ref(key, column);
+  for (const row of sheet.rows) {
+    let value: Cell = null;
+    switch (row.rule) {
+      case 'sum':
+        value = `=SUM(${scope.months.map((t) => scope.monthRef(row.key, t)).join(',')})`;
+        break;
+      case 'last':
+        value = `=${scope.monthRef(row.key, last)}`;
+        break;
+      case 'first':
+        value = `=${scope.monthRef(row.key, first)}`;
+        break;
+      case 'same':
+        value = row.same ? `=${row.same(c)}` : null;
+        break;
+      case 'special':
+        value = specialPeriodCell(sheet, row.key, p, scope, first, last);
+        break;
+    }
+    sheet.set(row.key, column, value);
+  }
+}
+
+function specialPeriodCell(
+  sheet: PeriodSheet,
+  key: string,
+  p: Exclude<Period, { kind: 'month' }>,
+  scope: PeriodScope,
+  first: number,
+  last: number,
+): Cell {
+  const column = periodColumn(p);
+  if (key === 'burn_multiple') {
+    const before = first > 1 ? scope.baseMonthRef('arr', first - 1) : '0';
+    return burnMultiple(sheet.ref('arr', column), before, sheet.ref('operating_income', column));
+  }
+  if (key !== 'revenue_rate' && key !== 'required_cash') return null;
+  if (scope.basePeriodRef) {
+    // Part of a period has no growth rate or required cash of its own; the whole period takes the full sheet's.
+    const whole = p.months.every((t) => scope.months.includes(t));
+    return whole ? `=${scope.basePeriodRef(key)}` : null;
+  }
+  if (key === 'revenue_rate') {
+    // Growth against the previous period of the same kind (MODEL.md section 4).
+    const prev = previousPeriod(p);
+    return prev ? `=IFERROR(${sheet.ref('revenue', column)}/${sheet.ref('revenue', periodColumn(prev))}-1,"")` : null;
+  }
+  // MODEL.md section 3: the deepest cumulative operating loss up to the period's end. Quarter and CY cells of the
+  // running-sum row hold their last month, so they leave the minimum unchanged.
+  return `=MAX(0,-MIN(${sheet.at('cumulative_operating_income', 1)}:${sheet.at('cumulative_operating_income', last)}))`;
+}
+
+/** MODEL.md section 3: MAX(0, -operating income) / net new ARR, blank unless net new ARR > 0. */
+export function burnMultiple(arr: string, arrBefore: string, operatingIncome: string): string {
+  return `=IF(${arr}-${arrBefore}>0,MAX(0,-${operatingIncome})/(${arr}-${arrBefore}),"")`;
+}
+
+/** Reference to the CY cell of month 72's year: the stock value at the plan's end. */
+export function planEndRef(sheet: PeriodSheet, key: string, qualified = true): string {
+  return sheet.ref(key, yearColumn(6), qualified);
+}

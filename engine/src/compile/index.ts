@@ -1,0 +1,201 @@
+/**
+ * Compiles a plan file into the sheets and named expressions of one workbook. Pure: the same inputs give the same
+ * cells, so an edit recompiles and the workbook receives only the cells that differ.
+ */
+import { a1, isPlanMonth, planMonthOf } from '../layout';
+import { type RowDef, recordKeys, rowsFor } from '../rows';
+import type { PlanFile, Template } from '../schema';
+import {
+  Assumptions,
+  caseRateName,
+  compileAssumptions,
+  compilePlanSheet,
+  PLAN_NAMES,
+  PLAN_SHEET,
+  planRef,
+} from './assumptions';
+import { comparedPeriods, compileMasked, compileVariance } from './compare';
+import { type CostLayout, compileCosts } from './costs';
+import { compileDashboard, type DashboardLayout } from './dashboard';
+import { emptyGrid, type Grid, type PeriodSheet, setCell } from './grid';
+import { actMonths, compileActual, compileEstimate, type DailySums, revisedMonths } from './periodSheets';
+
+export type { Cell, Grid } from './grid';
+
+export interface CaseLayout {
+  index: number;
+  sheets: {
+    assumptions: string;
+    estimate: string;
+    actual?: string;
+    actualToDate?: string;
+    estimateToDate?: string;
+    variance?: string;
+    costs: string;
+    daily?: string;
+    dashboard: string;
+  };
+  /** Row index of every metric in the estimate, actual and masked sheets. */
+  rowOf: Record<string, number>;
+  /** Metric rows of the variance blocks (the monthly record's keys). */
+  varianceRows: RowDef[];
+  act: number[];
+  revised: number[];
+  latest: number | undefined;
+  costs: CostLayout;
+  dashboard: DashboardLayout;
+}
+
+export interface CompiledWorkbook {
+  sheets: Record<string, Grid>;
+  names: { name: string; expression: string }[];
+  template: Template;
+  asOfMonth: number;
+  cases: CaseLayout[];
+}
+
+export interface CompileOptions {
+  /** Today's calendar month; decides the runway's start in a plan without actuals. */
+  asOf: { year: number; month: number };
+}
+
+export function caseSheetName(caseIndex: number, part: string): string {
+  return `C${caseIndex + 1}_${part}`;
+}
+
+export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWorkbook {
+  const asOfMonth = planMonthOf(plan.start_year, plan.start_month, options.asOf.year, options.asOf.month);
+  const sheets: Record<string, Grid> = { [PLAN_SHEET]: compilePlanSheet(plan, asOfMonth) };
+  const names: { name: string; expression: string }[] = PLAN_NAMES.map((name) => ({
+    name,
+    expression: `=${planRef(name)}`,
+  }));
+  const start = { year: plan.start_year, month: plan.start_month };
+  const rows = rowsFor(plan.template);
+  const keys = new Set(recordKeys(plan.template));
+  const varianceRows = rows.filter((r) => keys.has(r.key));
+  const cases: CaseLayout[] = plan.cases.map((c, i) => {
+    const name = (part: string) => caseSheetName(i, part);
+    const assumptions = new Assumptions(name('Assumptions'));
+    sheets[assumptions.sheet] = compileAssumptions(c, i);
+    names.push({ name: caseRateName(i), expression: `=${a1(1, 1, assumptions.sheet, true)}` });
+    const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start);
+    sheets[estimate.name] = estimate.grid;
+    const layout: CaseLayout = {
+      index: i,
+      sheets: {
+        assumptions: assumptions.sheet,
+        estimate: estimate.name,
+        costs: name('Costs'),
+        dashboard: name('Dashboard'),
+      },
+      rowOf: estimate.rowOf,
+      varianceRows,
+      act: actMonths(c).filter(isPlanMonth),
+      revised: [],
+      latest: undefined,
+      costs: { itemRows: [], summaryRow: {} as CostLayout['summaryRow'] },
+      dashboard: {} as DashboardLayout,
+    };
+    layout.latest = layout.act.at(-1);
+    layout.revised = [...revisedMonths(c, new Set(layout.act)).keys()];
+
+    const daily = compileDaily(c.daily, plan.start_year, plan.start_month, name('Daily'));
+    if (daily) {
+      sheets[daily.name] = daily.grid;
+      layout.sheets.daily = daily.name;
+    }
+
+    let view: PeriodSheet = estimate;
+    let actualToDate: PeriodSheet | undefined;
+    if (layout.act.length > 0) {
+      const actual = compileActual(
+        name('Actual'),
+        c,
+        plan.template,
+        assumptions,
+        estimate,
+        start,
+        daily?.sums ?? (() => undefined),
+      );
+      sheets[actual.name] = actual.grid;
+      view = actual;
+      actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
+      const estimateToDate = compileMasked(
+        name('EstimateToDate'),
+        'Estimate, ACT months only',
+        estimate,
+        rows,
+        layout.act,
+        start,
+      );
+      sheets[actualToDate.name] = actualToDate.grid;
+      sheets[estimateToDate.name] = estimateToDate.grid;
+      sheets[name('Variance')] = compileVariance(
+        varianceRows,
+        actualToDate,
+        estimateToDate,
+        layout.act,
+        estimate.grid[0]?.length ?? 0,
+      );
+      Object.assign(layout.sheets, {
+        actual: actual.name,
+        actualToDate: actualToDate.name,
+        estimateToDate: estimateToDate.name,
+        variance: name('Variance'),
+      });
+    }
+
+    const costs = compileCosts(c.cost_items, estimate, start);
+    sheets[layout.sheets.costs] = costs.grid;
+    layout.costs = costs.layout;
+
+    const dashboard = compileDashboard({ rows, view, estimate, actualToDate, latest: layout.latest, asOfMonth });
+    sheets[layout.sheets.dashboard] = dashboard.grid;
+    layout.dashboard = dashboard.layout;
+    return layout;
+  });
+  return { sheets, names, template: plan.template, asOfMonth, cases };
+}
+
+export { comparedPeriods };
+
+const DAILY_COLUMNS = ['date', 't', 'meeting', 'order', 'registration', 'billing'] as const;
+
+/** Daily entries from the home screen, one row a day; they add up into their month's actual (MODEL.md section 5). */
+function compileDaily(
+  daily: PlanFile['cases'][number]['daily'],
+  startYear: number,
+  startMonth: number,
+  name: string,
+): { name: string; grid: Grid; sums: DailySums } | undefined {
+  const dates = Object.keys(daily).sort();
+  if (dates.length === 0) return undefined;
+  const grid = emptyGrid(dates.length + 1, DAILY_COLUMNS.length);
+  DAILY_COLUMNS.forEach((c, i) => {
+    setCell(grid, 0, i, c);
+  });
+  const rowsOfMonth = new Map<number, number[]>();
+  dates.forEach((date, i) => {
+    const [y, m] = date.split('-').map(Number);
+    const t = planMonthOf(startYear, startMonth, y ?? 0, m ?? 0);
+    const entry = daily[date] ?? {};
+    setCell(grid, i + 1, 0, date);
+    setCell(grid, i + 1, 1, t);
+    setCell(grid, i + 1, 2, entry.meeting ?? null);
+    setCell(grid, i + 1, 3, entry.order ?? null);
+    setCell(grid, i + 1, 4, entry.registration ?? null);
+    setCell(grid, i + 1, 5, entry.billing ?? null);
+    rowsOfMonth.set(t, [...(rowsOfMonth.get(t) ?? []), i + 1]);
+  });
+  const column = (metric: string) => DAILY_COLUMNS.indexOf(metric as (typeof DAILY_COLUMNS)[number]);
+  const range = (rows: number[], metric: string) =>
+    `SUM(${a1(Math.min(...rows), column(metric), name)}:${a1(Math.max(...rows), column(metric))})`;
+  const sums: DailySums = (metric, t) => {
+    const rows = rowsOfMonth.get(t);
+    if (!rows) return undefined;
+    // A self-serve plan's "billing" entries are its paid conversions, its new customers.
+    return metric === 'order' ? `${range(rows, 'order')}+${range(rows, 'billing')}` : range(rows, metric);
+  };
+  return { name, grid, sums };
+}

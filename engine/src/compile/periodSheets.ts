@@ -1,0 +1,284 @@
+/**
+ * The Estimate sheet (the plan, MODEL.md section 3) and the Actual sheet (the actual view, sections 5 and 6): ACT
+ * months from the entered values, revised months from the revised MRR, other months from the estimate.
+ */
+import { ALL_PERIODS, monthWithinYear, yearOf } from '../layout';
+import { rowsFor } from '../rows';
+import { type ActualInputs, CASH_KEYS, PLAN_MONTHS, type PlanCase, type Template } from '../schema';
+import type { Assumptions } from './assumptions';
+import { aggregatePeriod, burnMultiple, type Cell, PeriodSheet } from './grid';
+
+export interface MonthContext {
+  sheet: PeriodSheet;
+  assumptions: Assumptions;
+  template: Template;
+}
+
+/** The plan's MRR at month t (MODEL.md section 3): a ramp to the first anchor, then steady growth between anchors. */
+function estimateMrr(ctx: MonthContext, t: number): string {
+  const { sheet, assumptions: a } = ctx;
+  const seg = sheet.at('segment', t);
+  const arr = a.arrRange();
+  // Past the last anchor the fifth segment's growth continues: M_5 x (M_6/M_5)^((t-a_5)/12) = M_6 x (M_6/M_5)^((t-a_6)/12).
+  return (
+    `=IF(${seg}=0,${a.ref('arr', 1)}/12*${t}/period,` +
+    `INDEX(${arr},1,${seg})/12*POWER(INDEX(${arr},1,${seg}+1)/INDEX(${arr},1,${seg}),(${t}-period-12*(${seg}-1))/12))`
+  );
+}
+
+/**
+ * Section 3 formulas of month t in `ctx.sheet`, given the MRR formula. Used by the estimate and, with the revised
+ * MRR, by revised months of the actual view; `cashFrom` supplies the month's cash items.
+ */
+function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key: string) => Cell): void {
+  const { sheet: s, assumptions: a, template } = ctx;
+  const y = yearOf(t);
+  const k = monthWithinYear(t);
+  const at = (key: string) => s.at(key, t);
+  const prev = (key: string) => (t > 1 ? s.at(key, t - 1) : '0');
+  const set = (key: string, value: Cell) => s.setMonth(key, t, value);
+  set('mrr', mrr);
+  set('arr', `=${at('mrr')}*12`);
+  set('arr_progress', `=IFERROR(${at('arr')}/${a.ref('arr', y)},"")`);
+  set('arpa', `=${a.ref('arpa', y)}*(1+IF(${k}>=${a.ref('upselling_month', y)},${a.ref('upselling_rate', y)},0))`);
+  set('cumulative', `=IFERROR(${at('mrr')}/${at('arpa')},0)`);
+  set('cumulative_prev', t > 1 ? `=${prev('cumulative')}` : 0);
+  set('churn', `=${at('cumulative_prev')}*${a.ref('churn_rate', y)}`);
+  set('order', `=MAX(0,${at('cumulative')}-${at('cumulative_prev')}+${at('churn')})`);
+  if (template === 'saas') {
+    set('meeting', `=${at('order')}/${a.ref('order_rate', y)}`);
+    set('lead', `=${at('meeting')}/${a.ref('meeting_rate', y)}`);
+    set('session', `=${at('lead')}/${a.ref('lead_rate', y)}`);
+  } else {
+    set('registration', `=${at('order')}/${a.ref('billing_rate', y)}`);
+    set('session', `=${at('registration')}/${a.ref('registration_rate', y)}`);
+  }
+  set('professional_service', `=${at('mrr')}*(1/${a.ref('recurring_revenue_rate', y)}-1)`);
+  set('revenue', `=${at('mrr')}+${at('professional_service')}`);
+  for (const cost of ['cogs', 'sm', 'rd', 'ga'])
+    set(cost, `=${at('revenue')}*${a.ref(`${cost}_rate` as 'cogs_rate', y)}`);
+  const override = a.ref('employees', y);
+  set('employees', `=IF(${override}="",MAX(1,ROUNDUP(${at('mrr')}*12/arr_per_head,0)),${override})`);
+  fillDerivedMonth(ctx, t, cash);
+}
+
+/** Rows every layer computes the same way from the month's figures: P&L subtotals, cash, chains and ratios. */
+function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => Cell): void {
+  const s = ctx.sheet;
+  const at = (key: string) => s.at(key, t);
+  const prev = (key: string) => s.at(key, t - 1);
+  const set = (key: string, value: Cell) => s.setMonth(key, t, value);
+  set('t', t);
+  set('operating_expense', `=${at('sm')}+${at('rd')}+${at('ga')}`);
+  set('gross_profit', `=${at('revenue')}-${at('cogs')}`);
+  set('operating_income', `=${at('gross_profit')}-${at('operating_expense')}`);
+  set(
+    'cumulative_operating_income',
+    t > 1 ? `=${prev('cumulative_operating_income')}+${at('operating_income')}` : `=${at('operating_income')}`,
+  );
+  set('cumulative_revenue', t > 1 ? `=${prev('cumulative_revenue')}+${at('revenue')}` : `=${at('revenue')}`);
+  set('revenue_rate', t > 1 ? `=IFERROR(${at('revenue')}/${prev('revenue')}-1,"")` : null);
+  set('burn_multiple', burnMultiple(at('arr'), t > 1 ? prev('arr') : '0', at('operating_income')));
+  // A stored beginning balance replaces the chain in its month (MODEL.md sections 3 and 5).
+  const beginning = cash('beginning_cash_balance');
+  set('beginning_cash_balance', beginning ?? (t > 1 ? `=${prev('ending_cash_balance')}` : 0));
+  for (const key of ['equity_raised', 'debt_raised', 'debt_payment', 'other']) set(key, cash(key) ?? 0);
+  set(
+    'net_cash_movement',
+    `=${at('operating_income')}+${at('equity_raised')}+${at('debt_raised')}-${at('debt_payment')}+${at('other')}`,
+  );
+  set('ending_cash_balance', `=${at('beginning_cash_balance')}+${at('net_cash_movement')}`);
+  set(
+    'cash_out_month',
+    t > 1
+      ? `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<0,${t},0))`
+      : `=IF(${at('ending_cash_balance')}<0,1,0)`,
+  );
+  fillRatios(s, t);
+}
+
+function fillRatios(s: PeriodSheet, t: number): void {
+  const column = (key: string) => s.at(key, t);
+  for (const row of s.rows) {
+    if (row.rule === 'same' && row.same && row.key !== 'arpa') s.setMonth(row.key, t, `=${row.same(column)}`);
+  }
+}
+
+/** Quarter and CY columns of a full period sheet. */
+function aggregateAll(sheet: PeriodSheet): void {
+  for (const p of ALL_PERIODS) {
+    if (p.kind === 'month') continue;
+    aggregatePeriod(sheet, p, {
+      months: p.months,
+      monthRef: (key, t) => sheet.at(key, t),
+      baseMonthRef: (key, t) => sheet.at(key, t),
+    });
+  }
+}
+
+export function compileEstimate(
+  name: string,
+  c: PlanCase,
+  template: Template,
+  assumptions: Assumptions,
+  start: { year: number; month: number },
+): PeriodSheet {
+  const sheet = new PeriodSheet(name, rowsFor(template), 'Estimate', start.year, start.month);
+  const ctx: MonthContext = { sheet, assumptions, template };
+  for (let t = 1; t <= PLAN_MONTHS; t++) {
+    const ti = sheet.at('t', t);
+    sheet.setMonth('segment', t, `=IF(${ti}<=period,0,MIN(5,ROUNDUP((${ti}-period)/12,0)))`);
+    const stored = c.cash[String(t)] ?? {};
+    fillPlannedMonth(ctx, t, estimateMrr(ctx, t), (key) => (stored as Record<string, number | undefined>)[key] ?? null);
+  }
+  aggregateAll(sheet);
+  return sheet;
+}
+
+/** Months whose status is ACT: a month with saved actuals, unless reversed (MODEL.md section 5). */
+export function actMonths(c: PlanCase): number[] {
+  return Object.entries(c.actuals)
+    .filter(([, a]) => (a.status ?? 'ACT') === 'ACT')
+    .map(([t]) => Number(t))
+    .sort((x, y) => x - y);
+}
+
+/** Revised ranges: year y's revision applies to months L < t <= 12y while its month L is ACT (MODEL.md section 6). */
+export function revisedMonths(c: PlanCase, act: Set<number>): Map<number, { pattern: string; from: number }> {
+  const revised = new Map<number, { pattern: string; from: number }>();
+  for (const [y, rev] of Object.entries(c.revisions)) {
+    if (!act.has(rev.month)) continue;
+    for (let t = rev.month + 1; t <= 12 * Number(y); t++) {
+      if (!act.has(t)) revised.set(t, { pattern: rev.pattern, from: rev.month });
+    }
+  }
+  return revised;
+}
+
+export interface DailySums {
+  /** Formula summing the daily entries of a metric in month t, or undefined when there are none. */
+  (metric: 'meeting' | 'order' | 'registration', t: number): string | undefined;
+}
+
+export function compileActual(
+  name: string,
+  c: PlanCase,
+  template: Template,
+  assumptions: Assumptions,
+  estimate: PeriodSheet,
+  start: { year: number; month: number },
+  daily: DailySums,
+): PeriodSheet {
+  const sheet = new PeriodSheet(name, rowsFor(template), 'Actual (ACT) and forecast (EST)', start.year, start.month);
+  const ctx: MonthContext = { sheet, assumptions, template };
+  const act = new Set(actMonths(c));
+  const revised = revisedMonths(c, act);
+  const est = (key: string, t: number) => estimate.at(key, t, true);
+  for (let t = 1; t <= PLAN_MONTHS; t++) {
+    const entered = c.actuals[String(t)];
+    const revision = revised.get(t);
+    if (act.has(t) && entered) {
+      fillActualMonth(ctx, t, entered, est, daily);
+    } else if (revision) {
+      sheet.setMonth('segment', t, null);
+      const y = yearOf(t);
+      const L = revision.from;
+      const actL = sheet.at('mrr', L);
+      const mrr =
+        revision.pattern === 'downward'
+          ? `=${est('mrr', t)}*(${actL}/${est('mrr', L)})`
+          : `=${actL}+(${est('mrr', 12 * y)}-${actL})*(${t}-${L})/(${12 * y}-${L})`;
+      const stored = c.cash[String(t)] ?? {};
+      fillPlannedMonth(ctx, t, mrr, (key) =>
+        key === 'beginning_cash_balance'
+          ? ((stored as Record<string, number | undefined>)[key] ?? null)
+          : `=${est(key, t)}`,
+      );
+    } else {
+      fillForecastMonth(sheet, t, est, c.cash[String(t)]?.beginning_cash_balance !== undefined);
+    }
+  }
+  aggregateAll(sheet);
+  return sheet;
+}
+
+/**
+ * An EST month outside any revision shows the estimate. Only the chains run on from the actual figures before it, so
+ * that cash, cumulative figures and the cash-out month follow from what really happened (engine/README.md).
+ */
+function fillForecastMonth(
+  s: PeriodSheet,
+  t: number,
+  est: (key: string, t: number) => string,
+  plannedBeginning: boolean,
+): void {
+  const chained = new Set([
+    'beginning_cash_balance',
+    'ending_cash_balance',
+    'cumulative_operating_income',
+    'cumulative_revenue',
+    'cash_out_month',
+  ]);
+  for (const row of s.rows) if (!chained.has(row.key)) s.setMonth(row.key, t, `=${est(row.key, t)}`);
+  const at = (key: string) => s.at(key, t);
+  const prev = (key: string) => s.at(key, t - 1);
+  if (t === 1) {
+    s.setMonth('beginning_cash_balance', t, `=${est('beginning_cash_balance', t)}`);
+    s.setMonth('cumulative_operating_income', t, `=${at('operating_income')}`);
+    s.setMonth('cumulative_revenue', t, `=${at('revenue')}`);
+    s.setMonth('cash_out_month', t, `=IF(${at('ending_cash_balance')}<0,1,0)`);
+  } else {
+    // A beginning balance the plan stores for this month replaces the chain here too.
+    s.setMonth(
+      'beginning_cash_balance',
+      t,
+      plannedBeginning ? `=${est('beginning_cash_balance', t)}` : `=${prev('ending_cash_balance')}`,
+    );
+    s.setMonth('cumulative_operating_income', t, `=${prev('cumulative_operating_income')}+${at('operating_income')}`);
+    s.setMonth('cumulative_revenue', t, `=${prev('cumulative_revenue')}+${at('revenue')}`);
+    s.setMonth(
+      'cash_out_month',
+      t,
+      `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<0,${t},0))`,
+    );
+  }
+  s.setMonth('ending_cash_balance', t, `=${at('beginning_cash_balance')}+${at('net_cash_movement')}`);
+}
+
+/** An ACT month: entered figures, and what MODEL.md section 5 derives from them. */
+function fillActualMonth(
+  ctx: MonthContext,
+  t: number,
+  entered: ActualInputs,
+  est: (key: string, t: number) => string,
+  daily: DailySums,
+): void {
+  const s = ctx.sheet;
+  const y = yearOf(t);
+  const at = (key: string) => s.at(key, t);
+  const set = (key: string, value: Cell) => s.setMonth(key, t, value);
+  const value = (key: keyof ActualInputs) => entered[key] as number | undefined;
+  set('segment', null);
+  for (const key of ['session', 'lead', 'meeting', 'registration', 'order', 'churn'] as const) {
+    if (!s.has(key)) continue;
+    const dailySum = key === 'session' || key === 'lead' || key === 'churn' ? undefined : daily(key, t);
+    set(key, value(key) ?? (dailySum ? `=${dailySum}` : 0));
+  }
+  for (const key of ['professional_service', 'cogs', 'sm', 'rd', 'ga'] as const) set(key, value(key) ?? 0);
+  // Without an entered ARPA or head count the month keeps the plan's.
+  set('arpa', value('arpa') ?? `=${est('arpa', t)}`);
+  set('employees', value('employees') ?? `=${est('employees', t)}`);
+  set('cumulative_prev', t > 1 ? `=${s.at('cumulative', t - 1)}` : 0);
+  set('cumulative', `=${at('cumulative_prev')}+${at('order')}-${at('churn')}`);
+  set('mrr', `=${at('cumulative')}*${at('arpa')}`);
+  set('arr', `=${at('mrr')}*12`);
+  set('arr_progress', `=IFERROR(${at('arr')}/${ctx.assumptions.ref('arr', y)},"")`);
+  set('revenue', `=${at('mrr')}+${at('professional_service')}`);
+  const cash: Record<string, number | undefined> = {};
+  for (const key of CASH_KEYS) cash[key] = value(key);
+  fillDerivedMonth(ctx, t, (key) => {
+    const v = cash[key];
+    if (v !== undefined) return v;
+    return key === 'beginning_cash_balance' && t === 1 ? `=${est(key, t)}` : null;
+  });
+}

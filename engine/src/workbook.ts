@@ -1,0 +1,195 @@
+/**
+ * PlanWorkbook: one HyperFormula workbook for a plan and all its cases, built in a single `buildFromSheets` call.
+ * Edits recompile the plan's inputs and hand the workbook only the cells that differ, in one batch.
+ */
+import { type CellValue, DetailedCellError, HyperFormula, type RawCellContent } from 'hyperformula';
+import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
+import { applyEdits, type PlanEdit } from './edits';
+import { type PlanFile, parsePlanFile } from './schema';
+
+export const HYPERFORMULA_CONFIG = {
+  licenseKey: 'gpl-v3',
+  // Keep full precision: rounding is the screens' and the exports' business.
+  smartRounding: false,
+  useColumnIndex: false,
+} as const;
+
+/** The read models an edit can change; the API and the web refetch only these. */
+export type ReadModelName = 'pl' | 'kpi' | 'revenue' | 'cost' | 'monthly' | 'dashboard' | 'home' | 'plan';
+
+export interface ApplyResult {
+  /** Read models whose numbers changed, per case index. */
+  changed: { caseIndex: number; models: ReadModelName[] }[];
+  /** Number of cells the workbook received. */
+  cells: number;
+}
+
+/** A cell value as plain data: numbers, strings, or null for blanks and "" results. */
+export type Value = number | string | null;
+
+/** Thrown when a formula evaluates to an error; names the sheet and cell. */
+export class FormulaError extends Error {
+  override readonly name = 'FormulaError';
+}
+
+export class PlanWorkbook {
+  private constructor(
+    private hf: HyperFormula,
+    private compiled: CompiledWorkbook,
+    private current: PlanFile,
+    private readonly options: CompileOptions,
+  ) {}
+
+  /**
+   * Builds the workbook of a plan.
+   * @throws {PlanFileError} when the plan file is invalid, naming each field.
+   */
+  static build(input: unknown, options: Partial<CompileOptions> = {}): PlanWorkbook {
+    const plan = parsePlanFile(input);
+    const now = new Date();
+    const opts: CompileOptions = { asOf: options.asOf ?? { year: now.getFullYear(), month: now.getMonth() + 1 } };
+    const compiled = compilePlan(plan, opts);
+    const hf = HyperFormula.buildFromSheets(
+      compiled.sheets as Record<string, RawCellContent[][]>,
+      HYPERFORMULA_CONFIG,
+      compiled.names.map((n) => ({ name: n.name, expression: n.expression })),
+    );
+    return new PlanWorkbook(hf, compiled, plan, opts);
+  }
+
+  /** The plan's inputs as they stand now (a plan file). */
+  get plan(): PlanFile {
+    return this.current;
+  }
+
+  get layout(): CompiledWorkbook {
+    return this.compiled;
+  }
+
+  caseLayout(caseIndex: number): CaseLayout {
+    const c = this.compiled.cases[caseIndex];
+    if (!c) throw new RangeError(`the plan has no case ${caseIndex}`);
+    return c;
+  }
+
+  /** The value of one cell (0-based row and column) of a named sheet. */
+  value(sheet: string, row: number, column: number): Value {
+    const id = this.hf.getSheetId(sheet);
+    if (id === undefined) throw new RangeError(`no sheet ${sheet}`);
+    return plain(this.hf.getCellValue({ sheet: id, row, col: column }), sheet, row, column);
+  }
+
+  /** Formula or constant of one cell, as the exports write it. */
+  content(sheet: string, row: number, column: number): Value {
+    const cell = this.compiled.sheets[sheet]?.[row]?.[column];
+    return cell ?? null;
+  }
+
+  /** All values of a sheet as a 2-D array. */
+  sheetValues(sheet: string): Value[][] {
+    const id = this.hf.getSheetId(sheet);
+    if (id === undefined) throw new RangeError(`no sheet ${sheet}`);
+    return this.hf.getSheetValues(id).map((row, r) => row.map((v, c) => plain(v, sheet, r, c)));
+  }
+
+  sheetNames(): string[] {
+    return Object.keys(this.compiled.sheets);
+  }
+
+  grid(sheet: string): Grid {
+    const g = this.compiled.sheets[sheet];
+    if (!g) throw new RangeError(`no sheet ${sheet}`);
+    return g;
+  }
+
+  /**
+   * Applies edits to the plan's inputs and updates the workbook in place, in one batch.
+   * @throws {PlanFileError} when the edited plan is invalid; the workbook is then unchanged.
+   */
+  apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
+    const next = parsePlanFile(applyEdits(this.current, Array.isArray(edits) ? edits : [edits]));
+    const compiled = compilePlan(next, this.options);
+    const before = this.compiled;
+    let cells = 0;
+    const touched = new Set<string>();
+    this.hf.batch(() => {
+      for (const name of Object.keys(before.sheets)) {
+        if (!(name in compiled.sheets)) this.hf.removeSheet(this.sheetId(name));
+      }
+      for (const [name, grid] of Object.entries(compiled.sheets)) {
+        if (!(name in before.sheets)) {
+          this.hf.addSheet(name);
+          this.hf.setSheetContent(this.sheetId(name), grid as RawCellContent[][]);
+          cells += grid.length;
+          touched.add(name);
+          continue;
+        }
+        cells += this.patchSheet(name, before.sheets[name] ?? [], grid, touched);
+      }
+    });
+    this.compiled = compiled;
+    this.current = next;
+    return { changed: this.changedModels(touched, before, compiled), cells };
+  }
+
+  /** Releases the workbook's memory. */
+  destroy(): void {
+    this.hf.destroy();
+  }
+
+  private sheetId(name: string): number {
+    const id = this.hf.getSheetId(name);
+    if (id === undefined) throw new RangeError(`no sheet ${name}`);
+    return id;
+  }
+
+  private patchSheet(name: string, before: Grid, after: Grid, touched: Set<string>): number {
+    const id = this.sheetId(name);
+    let cells = 0;
+    const rows = Math.max(before.length, after.length);
+    for (let r = 0; r < rows; r++) {
+      const a = before[r] ?? [];
+      const b = after[r] ?? [];
+      const columns = Math.max(a.length, b.length);
+      for (let c = 0; c < columns; c++) {
+        const x = a[c] ?? null;
+        const y = b[c] ?? null;
+        if (x !== y) {
+          this.hf.setCellContents({ sheet: id, row: r, col: c }, [[y]]);
+          cells++;
+        }
+      }
+    }
+    if (cells > 0) touched.add(name);
+    return cells;
+  }
+
+  private changedModels(
+    touched: Set<string>,
+    before: CompiledWorkbook,
+    after: CompiledWorkbook,
+  ): ApplyResult['changed'] {
+    // Any input of a case feeds all of that case's read models through the formulas; the Plan sheet feeds every case.
+    const planTouched = touched.has('Plan');
+    return after.cases
+      .filter(
+        (c) =>
+          planTouched ||
+          Object.values(c.sheets).some((s) => s !== undefined && touched.has(s)) ||
+          !before.cases[c.index],
+      )
+      .map((c) => ({
+        caseIndex: c.index,
+        models: ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'] as ReadModelName[],
+      }));
+  }
+}
+
+function plain(v: CellValue, sheet: string, row: number, column: number): Value {
+  if (v instanceof DetailedCellError) {
+    throw new FormulaError(`${sheet} row ${row + 1} column ${column + 1}: ${v.type} ${v.message}`);
+  }
+  if (v === null || v === '') return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
