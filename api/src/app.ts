@@ -1,0 +1,105 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import serve from 'koa-static';
+import type { Config } from './config';
+import type { Db } from './db';
+import { ApiError } from './errors';
+import type { AppState } from './http/context';
+import type { Logger } from './logger';
+import { accountRoutes } from './routes/accounts';
+import { planRoutes } from './routes/plans';
+import { screenRoutes } from './routes/screens';
+import type { Mailer } from './services/mail';
+import { TokenSigner } from './services/tokens';
+import { WorkbookCache } from './services/workbooks';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  logger: Logger;
+  /** The clock; tests move it to check expiry. */
+  now?: () => Date;
+  /** Folder of the web build to serve next to the API, if it exists. */
+  webDist?: string;
+}
+
+/** Everything a route needs, built once per app. */
+export interface Services extends Required<Omit<AppDeps, 'webDist'>> {
+  tokens: TokenSigner;
+  workbooks: WorkbookCache;
+}
+
+/** Builds the Koa app; `server.ts` only listens, tests drive `app.callback()`. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const services: Services = {
+    db: deps.db,
+    config: deps.config,
+    mailer: deps.mailer,
+    logger: deps.logger,
+    now: deps.now ?? (() => new Date()),
+    tokens: new TokenSigner(deps.config.APP_SECRET, deps.config.TOKEN_TTL_HOURS),
+    workbooks: new WorkbookCache(),
+  };
+  const app = new Koa<AppState>();
+  app.proxy = true;
+
+  // The one error middleware, first in the chain: every failure leaves as {title, message}.
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+        ctx.status = 404;
+        ctx.body = { title: 'Not Found', message: 'no such call' };
+      }
+    } catch (error) {
+      if (error instanceof ApiError) {
+        ctx.status = error.status;
+        ctx.body = error.body();
+      } else if (isClientError(error)) {
+        ctx.status = error.status;
+        ctx.body = { title: error.status === 413 ? 'Payload Too Large' : 'Bad Request', message: error.message };
+      } else {
+        deps.logger.error(`${ctx.method} ${ctx.path} failed`, error);
+        ctx.status = 500;
+        ctx.body = { title: 'Internal Error', message: 'unexpected error occurred, contact the operator' };
+      }
+    } finally {
+      const ms = (performance.now() - started).toFixed(1);
+      if (ctx.path.startsWith('/api/')) deps.logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${ms}ms`);
+    }
+  });
+
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
+
+  const api = new Router<AppState>({ prefix: '/api/v1' });
+  accountRoutes(api, services);
+  planRoutes(api, services);
+  screenRoutes(api, services);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+
+  const webDist = deps.webDist;
+  if (webDist && existsSync(join(webDist, 'index.html'))) {
+    app.use(serve(webDist, { index: 'index.html' }));
+    // The web app routes in the browser: unknown non-API paths get its index page.
+    app.use(async (ctx, next) => {
+      await next();
+      if (ctx.status === 404 && ctx.method === 'GET' && !ctx.path.startsWith('/api/')) {
+        ctx.type = 'html';
+        ctx.body = createReadStream(join(webDist, 'index.html'));
+      }
+    });
+  }
+  return app;
+}
+
+function isClientError(error: unknown): error is { status: number; message: string } {
+  if (typeof error !== 'object' || error === null) return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z.url().optional();
+
+/** Environment variables the API reads (DESIGN.md, Configuration), each with a safe default for the embedded run. */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl,
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().min(3).default('Topline <no-reply@topline.local>'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_TOKENINFO_URL: z.url().default('https://oauth2.googleapis.com'),
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  DEMO_BOOKING_URL: optionalUrl,
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 14),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(60),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'APP_SECRET' | 'DATA_DIR'> {
+  DATA_DIR: string;
+  APP_SECRET: string;
+}
+
+/** Raised when an environment variable has a value the API cannot use; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Parses the environment once. Empty strings count as unset.
+ * When APP_SECRET is unset a random one is generated into DATA_DIR/app-secret and reused on later starts.
+ * @throws ConfigError naming every variable with a bad value.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') cleaned[key] = value.trim();
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const dataDir = resolve(parsed.data.DATA_DIR);
+  return { ...parsed.data, DATA_DIR: dataDir, APP_SECRET: parsed.data.APP_SECRET ?? appSecretIn(dataDir) };
+}
+
+function appSecretIn(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,15 @@
+import type { ParameterizedContext } from 'koa';
+import type { UserRow } from '../services/users';
+
+export interface AppState {
+  user?: UserRow;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+/** The signed-in user of a route behind `requireUser`. */
+export function currentUser(ctx: AppContext): UserRow {
+  const user = ctx.state.user;
+  if (!user) throw new Error('route is not behind requireUser');
+  return user;
+}

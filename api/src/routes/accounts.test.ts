@@ -1,0 +1,291 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxMailer } from '../services/mail';
+import { allowSignup } from '../services/users';
+import { startTestApi, TEST_PASSWORD, type TestApi } from '../testing/harness';
+
+let api: TestApi;
+let tokenInfo: Server;
+const googleTokens: Record<string, { email: string; sub: string; aud?: string }> = {
+  'google-new': { email: 'newcomer@example.com', sub: 'g-1' },
+  'google-stranger': { email: 'stranger@example.com', sub: 'g-2' },
+  'google-email-user': { email: 'mail-user@example.com', sub: 'g-3' },
+  'google-other-client': { email: 'newcomer@example.com', sub: 'g-1', aud: 'someone-else' },
+};
+
+beforeAll(async () => {
+  // Answers like https://oauth2.googleapis.com/tokeninfo?access_token=...
+  tokenInfo = createServer((req, res) => {
+    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ?? '';
+    const known = googleTokens[token];
+    res.setHeader('content-type', 'application/json');
+    if (!known) {
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: 'invalid_token', error_description: 'Invalid Value' }));
+      return;
+    }
+    res.end(
+      JSON.stringify({
+        azp: known.aud ?? 'client-1',
+        aud: known.aud ?? 'client-1',
+        sub: known.sub,
+        scope: 'openid email',
+        exp: '1999999999',
+        expires_in: '3599',
+        email: known.email,
+        email_verified: 'true',
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => tokenInfo.listen(0, '127.0.0.1', resolve));
+  const port = (tokenInfo.address() as AddressInfo).port;
+  api = await startTestApi({
+    env: { GOOGLE_TOKENINFO_URL: `http://127.0.0.1:${port}`, GOOGLE_CLIENT_ID: 'client-1' },
+  });
+  await allowSignup(api.db, 'Allowed@Example.com');
+  await allowSignup(api.db, 'newcomer@example.com');
+});
+
+afterAll(async () => {
+  await api.close();
+  tokenInfo.close();
+});
+
+describe('email sign-up and sign-in', () => {
+  it('tells the four login states apart', async () => {
+    const status = async (email: string) =>
+      (await api.call('POST', '/users/email-signup-auth', { body: { email } })).body.data.status_code;
+    expect(await status('allowed@example.com')).toBe('can_signup');
+    expect(await status('nobody@example.com')).toBe('cant_signup');
+    await api.user('existing@example.com');
+    expect(await status('existing@example.com')).toBe('email_signup_user');
+    await api.db('users').insert({ email: 'g-only@example.com', auth_provider: 'google', google_sub: 'g-9' });
+    expect(await status('g-only@example.com')).toBe('google_signup_user');
+  });
+
+  it('signs up an allow-listed address and answers a working token', async () => {
+    const answer = await api.call('POST', '/users/email-signup', {
+      body: { email: 'allowed@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.app_token).toEqual(answer.body.data.app_token);
+    const me = await api.call('GET', '/user/me', { token: answer.body.app_token });
+    expect(me.status).toBe(200);
+    expect(me.body.data.user.email).toBe('allowed@example.com');
+    expect(me.body.data.user.plan).toMatchObject({ plan: 'free', is_trial: false, owned_plan_limit: 1 });
+    expect(me.body.data.business_plans).toEqual([]);
+    const stored = await api.db('users').where({ email: 'allowed@example.com' }).first();
+    expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('refuses sign-up off the allow list and bad passwords per field, writing nothing', async () => {
+    const off = await api.call('POST', '/users/email-signup', {
+      body: { email: 'nobody@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
+    });
+    expect(off.status).toBe(403);
+    const bad = await api.call('POST', '/users/email-signup', {
+      body: { email: 'not-an-email', password: 'short', password_confirmation: 'other' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.title).toBe('Bad Request');
+    expect(bad.body.errors.email).toBe('enter in email format');
+    expect(bad.body.errors.password).toBe('password must be at least 8 characters');
+    const wide = await api.call('POST', '/users/email-signup', {
+      body: { email: 'newcomer@example.com', password: 'パスワード12345', password_confirmation: 'パスワード12345' },
+    });
+    expect(wide.body.errors.password).toMatch(/half-width/);
+    const mismatch = await api.call('POST', '/users/email-signup', {
+      body: { email: 'newcomer@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass2' },
+    });
+    expect(mismatch.body.errors.password_confirmation).toBe('password does not match the confirmation');
+    expect(await api.db('users').whereIn('email', ['nobody@example.com', 'newcomer@example.com'])).toEqual([]);
+  });
+
+  it('answers 209 on a failed sign-in and a token on a good one', async () => {
+    await api.user('signin@example.com');
+    const wrong = await api.call('POST', '/users/email-signin', {
+      body: { email: 'signin@example.com', password: 'wrong-password' },
+    });
+    expect(wrong.status).toBe(209);
+    expect(wrong.body.app_token).toBeUndefined();
+    const unknown = await api.call('POST', '/users/email-signin', { body: { email: 'x@example.com', password: 'x' } });
+    expect(unknown.status).toBe(209);
+    const ok = await api.call('POST', '/users/email-signin', {
+      body: { email: 'SIGNIN@example.com', password: TEST_PASSWORD },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('app-token')).toBe(ok.body.app_token);
+  });
+
+  it('signs out: the token stops working', async () => {
+    const { token } = await api.user('signout@example.com');
+    expect((await api.call('GET', '/user/me', { token })).status).toBe(200);
+    expect((await api.call('POST', '/user/signout', { token })).status).toBe(200);
+    const after = await api.call('GET', '/user/me', { token });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ title: 'Unauthorized' });
+    expect((await api.call('GET', '/user/me', { token: 'garbage' })).status).toBe(401);
+    expect((await api.call('GET', '/user/me')).status).toBe(401);
+  });
+
+  it('edits the profile with per-field limits', async () => {
+    const { token } = await api.user('profile@example.com');
+    const ok = await api.call('POST', '/user/edit', {
+      token,
+      body: { name: 'Aiko', company_name: 'Acme', position: 'CFO', employees: '11-30', stage: 'Series A-B' },
+    });
+    expect(ok.body).toEqual({ title: 'Success', message: 'profile computed' });
+    const me = await api.call('GET', '/user/me', { token });
+    expect(me.body.data.user).toMatchObject({
+      name: 'Aiko',
+      company: { company_name: 'Acme', position: 'CFO', employees: '11-30', stage: 'Series A-B' },
+    });
+    const long = await api.call('POST', '/user/edit', {
+      token,
+      body: { name: 'x'.repeat(51), company_name: '', position: 'CFO', employees: '11-30', stage: 'x' },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toEqual({
+      name: 'name may not be greater than 50 characters',
+      company_name: 'company_name is required',
+    });
+    expect((await api.call('GET', '/user/me', { token })).body.data.user.name).toBe('Aiko');
+  });
+
+  it('shows the trial and its days left', async () => {
+    const { token } = await api.user('trial@example.com', 'team', 10);
+    const me = await api.call('GET', '/user/me', { token });
+    expect(me.body.data.user.plan).toMatchObject({ plan: 'free', is_trial: true, trial_days_left: 10 });
+  });
+});
+
+describe('password reset', () => {
+  it('mails a single-use link whose token is stored only as a hash', async () => {
+    await api.user('forgot@example.com');
+    const apply = await api.call('POST', '/users/password/apply', { body: { email: 'forgot@example.com' } });
+    expect(apply.body.title).toBe('Success');
+    const message = api.mail.at(-1);
+    expect(message?.to).toBe('forgot@example.com');
+    const token = /key=([A-Za-z0-9_-]+)/.exec(message?.text ?? '')?.[1] ?? '';
+    expect(token).not.toBe('');
+    const rows = await api.db('password_resets');
+    expect(JSON.stringify(rows)).not.toContain(token);
+
+    expect((await api.call('POST', '/users/password/verify', { body: { token } })).body.data.valid).toBe(true);
+    const set = await api.call('POST', '/users/password/set', { body: { token, password: 'Brand-new-pass9' } });
+    expect(set.status).toBe(200);
+    expect((await api.call('POST', '/users/password/verify', { body: { token } })).body.data.valid).toBe(false);
+    const again = await api.call('POST', '/users/password/set', { body: { token, password: 'Another-pass9' } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors.token).toMatch(/invalid or has expired/);
+    const signin = await api.call('POST', '/users/email-signin', {
+      body: { email: 'forgot@example.com', password: 'Brand-new-pass9' },
+    });
+    expect(signin.status).toBe(200);
+  });
+
+  it('answers the same for unknown addresses and sends nothing', async () => {
+    const before = api.mail.length;
+    const apply = await api.call('POST', '/users/password/apply', { body: { email: 'ghost@example.com' } });
+    expect(apply.status).toBe(200);
+    expect(api.mail.length).toBe(before);
+  });
+
+  it('expires tokens', async () => {
+    let now = new Date('2026-05-01T00:00:00Z');
+    const timed = await startTestApi({ now: () => now });
+    try {
+      await timed.user('late@example.com');
+      await timed.call('POST', '/users/password/apply', { body: { email: 'late@example.com' } });
+      const token = /key=([A-Za-z0-9_-]+)/.exec(timed.mail[0]?.text ?? '')?.[1] ?? '';
+      now = new Date(now.getTime() + 61 * 60_000);
+      expect((await timed.call('POST', '/users/password/verify', { body: { token } })).body.data.valid).toBe(false);
+      const set = await timed.call('POST', '/users/password/set', { body: { token, password: 'Brand-new-pass9' } });
+      expect(set.status).toBe(400);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('writes to the outbox without SMTP, never logging the token', async () => {
+    const lines: string[] = [];
+    const dir = join(api.config.DATA_DIR, 'outbox-test');
+    const mailer = outboxMailer(dir, { info: (m) => lines.push(m), error: () => {} });
+    await mailer.send({ to: 'a@example.com', subject: 'Topline: reset your password', text: 'key=SECRET123' });
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(dir, files[0] ?? ''), 'utf8')).toContain('key=SECRET123');
+    expect(lines.join('\n')).not.toContain('SECRET123');
+  });
+
+  it('sends through SMTP when SMTP_URL is set', async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        let data = '';
+        stream.on('data', (chunk: Buffer) => {
+          data += chunk.toString();
+        });
+        stream.on('end', () => {
+          received.push(data);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const { smtpMailer } = await import('../services/mail');
+    const viaSmtp = await startTestApi({
+      mailer: smtpMailer(`smtp://127.0.0.1:${port}`, 'Topline <no-reply@topline.local>'),
+    });
+    try {
+      await viaSmtp.user('smtp@example.com');
+      const apply = await viaSmtp.call('POST', '/users/password/apply', { body: { email: 'smtp@example.com' } });
+      expect(apply.status).toBe(200);
+      expect(received).toHaveLength(1);
+      expect(received[0]).toContain('To: smtp@example.com');
+      expect(received[0]).toMatch(/password-reset\?key=/);
+    } finally {
+      await viaSmtp.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+});
+
+describe('Google sign-in', () => {
+  it('creates an allow-listed Google user and signs them in again', async () => {
+    const first = await api.call('POST', '/user/google-auth', { body: { access_token: 'google-new' } });
+    expect(first.status).toBe(200);
+    expect(first.body.app_token).toBeTruthy();
+    const second = await api.call('POST', '/user/google-auth', { body: { access_token: 'google-new' } });
+    expect(second.status).toBe(200);
+    const status = await api.call('POST', '/users/email-signup-auth', { body: { email: 'newcomer@example.com' } });
+    expect(status.body.data.status_code).toBe('google_signup_user');
+    const byPassword = await api.call('POST', '/users/email-signin', {
+      body: { email: 'newcomer@example.com', password: 'anything' },
+    });
+    expect(byPassword.status).toBe(209);
+  });
+
+  it('answers 209 when a demo is needed and 210 for an e-mail user', async () => {
+    const stranger = await api.call('POST', '/user/google-auth', { body: { access_token: 'google-stranger' } });
+    expect(stranger.status).toBe(209);
+    expect(stranger.body.app_token).toBeUndefined();
+    await api.user('mail-user@example.com');
+    const mailUser = await api.call('POST', '/user/google-auth', { body: { access_token: 'google-email-user' } });
+    expect(mailUser.status).toBe(210);
+    expect(mailUser.body.message).toBe('this user is an email login user');
+  });
+
+  it('refuses tokens Google rejects or that were issued to another client', async () => {
+    expect((await api.call('POST', '/user/google-auth', { body: { access_token: 'forged' } })).status).toBe(401);
+    const other = await api.call('POST', '/user/google-auth', { body: { access_token: 'google-other-client' } });
+    expect(other.status).toBe(401);
+  });
+});

@@ -1,0 +1,133 @@
+import type { Db } from '../db';
+import { noPermission, notFound, ownerOnly, tierLock } from '../errors';
+import { type Tier, type TierInfo, tierOf, type UserRow } from './users';
+
+export const AREAS = [
+  'pl',
+  'monthly_pl',
+  'kpi',
+  'sales_detail',
+  'cogs',
+  'sm',
+  'rd',
+  'ga',
+  'dashboard',
+  'actuals',
+] as const;
+export type Area = (typeof AREAS)[number];
+export const LEVELS = ['no_access', 'can_view', 'can_edit'] as const;
+export type Level = (typeof LEVELS)[number];
+export type Roles = Record<Area, Level>;
+
+/** What a screen or call needs: an area, the Expenses screen (any cost area), or home. */
+export type Scope = Area | 'expenses' | 'home';
+export type Operation = 'read' | 'write';
+
+export const COST_AREAS = ['cogs', 'sm', 'rd', 'ga'] as const satisfies readonly Area[];
+
+/** Areas a Free or trial owner's plan keeps (DESIGN.md, Roles and tiers): home, P&L and settings. */
+const FREE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['home', 'pl']);
+
+export interface PlanRow {
+  id: number;
+  owner_id: number;
+  name: string;
+  icon: Buffer | null;
+  icon_type: string | null;
+  template: 'saas' | 'selfserve';
+  currency: 'JPY' | 'USD';
+  arr: number;
+  period: number;
+  arpa: number;
+  start_year: number;
+  start_month: number;
+  theme_color: 'purple' | 'black' | 'gray';
+  version: number;
+}
+
+export interface PlanAccess {
+  plan: PlanRow;
+  isOwner: boolean;
+  /** Effective roles: the owner has can_edit everywhere; members are clamped by the owner's tier. */
+  roles: Roles;
+  ownerTier: TierInfo;
+}
+
+export const fullRoles = (): Roles => Object.fromEntries(AREAS.map((a) => [a, 'can_edit'])) as Roles;
+
+export function rolesOf(row: Record<string, unknown>): Roles {
+  const roles = {} as Roles;
+  for (const area of AREAS) {
+    const value = row[area];
+    roles[area] = (LEVELS as readonly unknown[]).includes(value) ? (value as Level) : 'no_access';
+  }
+  return roles;
+}
+
+/** Members may edit only on Team; on Basic (or after a downgrade) their can_edit reads as can_view. */
+export function clampRoles(roles: Roles, ownerTier: Tier): Roles {
+  if (ownerTier === 'team') return roles;
+  const clamped = { ...roles };
+  for (const area of AREAS) if (clamped[area] === 'can_edit') clamped[area] = 'can_view';
+  return clamped;
+}
+
+/**
+ * Loads a plan for a caller who owns it or is a member of it (invitation received).
+ * Anyone else gets 404, so a stranger cannot even learn that the plan exists.
+ * @throws ApiError 404
+ */
+export async function planAccess(db: Db, user: UserRow, planId: number, today: Date): Promise<PlanAccess> {
+  const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
+  if (!plan) throw notFound('the business plan');
+  const ownerTier = await tierOf(db, plan.owner_id, today);
+  if (plan.owner_id === user.id) return { plan, isOwner: true, roles: fullRoles(), ownerTier };
+  const member = await db('plan_members').where({ plan_id: planId, user_id: user.id, status: 'received' }).first();
+  if (!member) throw notFound('the business plan');
+  return { plan, isOwner: false, roles: clampRoles(rolesOf(member), ownerTier.tier), ownerTier };
+}
+
+export function levelFor(access: PlanAccess, scope: Scope): Level {
+  // Home is open to every member; its daily entries are actuals, so writing them needs can_edit on actuals.
+  if (scope === 'home') return access.roles.actuals === 'can_edit' ? 'can_edit' : 'can_view';
+  if (scope === 'expenses') {
+    const levels = COST_AREAS.map((a) => access.roles[a]);
+    if (levels.includes('can_edit')) return 'can_edit';
+    return levels.includes('can_view') ? 'can_view' : 'no_access';
+  }
+  return access.roles[scope];
+}
+
+export const isTierLocked = (access: PlanAccess, scope: Scope) =>
+  access.ownerTier.tier === 'free' && !FREE_SCOPES.has(scope);
+
+/**
+ * Enforces the owner's tier first (403 `tier_lock`), then the caller's area role (403 `no_permission`).
+ * @throws ApiError 403
+ */
+export function requireScope(access: PlanAccess, scope: Scope, operation: Operation): void {
+  if (isTierLocked(access, scope)) throw tierLock(`the ${scope} area`);
+  const level = levelFor(access, scope);
+  if (level === 'no_access' || (operation === 'write' && level !== 'can_edit')) throw noPermission();
+}
+
+/** @throws ApiError 403 `owner_only` */
+export function requireOwner(access: PlanAccess): void {
+  if (!access.isOwner) throw ownerOnly();
+}
+
+/** Every write to a plan's inputs bumps its version in the same transaction, which drops cached workbooks. */
+export async function bumpVersion(trx: Db, planId: number): Promise<void> {
+  await trx('business_plans')
+    .where({ id: planId })
+    .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+}
+
+export async function audit(trx: Db, userId: number, planId: number | null, action: string, detail?: object) {
+  await trx('audit_log').insert({
+    user_id: userId,
+    plan_id: planId,
+    action,
+    detail: detail ? JSON.stringify(detail) : null,
+  });
+}

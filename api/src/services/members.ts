@@ -1,0 +1,107 @@
+import type { Db } from '../db';
+import { badRequest, conflict, notFound, tierLock } from '../errors';
+import { AREAS, audit, bumpVersion, fullRoles, type PlanAccess, type Roles, rolesOf } from './access';
+import { findUserByEmail, normalizeEmail } from './users';
+
+/** Team plans allow at most 4 members with any can_edit (product-and-account.md section 9). */
+export const MAX_EDITORS = 4;
+
+export interface MemberView {
+  name: string;
+  email: string;
+  is_owner: boolean;
+  status: 'yet' | 'received';
+  roles: Roles;
+}
+
+const hasEdit = (roles: Roles) => AREAS.some((a) => roles[a] === 'can_edit');
+
+/** GET /authority/retrieve: the owner first, then members in invitation order, with what the tier allows. */
+export async function memberList(db: Db, access: PlanAccess) {
+  const owner = await db('users').where({ id: access.plan.owner_id }).first();
+  const rows = await db('plan_members')
+    .leftJoin('users', 'users.id', 'plan_members.user_id')
+    .where({ plan_id: access.plan.id })
+    .orderBy('plan_members.id')
+    .select('plan_members.*', 'users.name as user_name');
+  const members: MemberView[] = [
+    { name: owner?.name ?? '', email: owner?.email ?? '', is_owner: true, status: 'received', roles: fullRoles() },
+    ...rows.map((r) => ({
+      name: (r.user_name as string | null) ?? '',
+      email: r.email as string,
+      is_owner: false,
+      status: r.status as 'yet' | 'received',
+      roles: rolesOf(r),
+    })),
+  ];
+  const tier = access.ownerTier.tier;
+  return {
+    role: members,
+    tier,
+    can_add_member: tier !== 'free',
+    can_grant_edit: tier === 'team',
+    editor_limit: tier === 'team' ? MAX_EDITORS : 0,
+    editor_count: members.filter((m) => !m.is_owner && hasEdit(m.roles)).length,
+  };
+}
+
+/**
+ * Checks the tier rules for a member with these roles: members only on Basic and Team, can_edit only on Team and
+ * for at most 4 members (not counting the one being edited).
+ */
+async function checkTierRules(db: Db, access: PlanAccess, email: string, roles: Roles): Promise<void> {
+  const tier = access.ownerTier.tier;
+  if (tier === 'free') throw tierLock('inviting members');
+  if (!hasEdit(roles)) return;
+  if (tier !== 'team') throw tierLock('giving members can_edit');
+  const others = await db('plan_members').where({ plan_id: access.plan.id }).whereNot({ email });
+  const editors = others.filter((r) => hasEdit(rolesOf(r))).length;
+  if (editors >= MAX_EDITORS) {
+    throw badRequest({ email: `at most ${MAX_EDITORS} members may have can_edit on a Team plan` });
+  }
+}
+
+async function refuseOwner(db: Db, access: PlanAccess, email: string): Promise<void> {
+  const owner = await findUserByEmail(db, email);
+  if (owner && owner.id === access.plan.owner_id) {
+    throw badRequest({ email: 'the business plan owner cannot be invited, edited or deleted' });
+  }
+}
+
+/** Invites an e-mail; an existing account still accepts by signing in (status yet until then). */
+export async function addMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
+  const email = normalizeEmail(rawEmail);
+  await refuseOwner(db, access, email);
+  await db.transaction(async (trx) => {
+    const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
+    if (existing) throw conflict('this e-mail address is already a member of the business plan');
+    await checkTierRules(trx, access, email, roles);
+    await trx('plan_members').insert({ plan_id: access.plan.id, email, status: 'yet', ...roles });
+    await bumpVersion(trx, access.plan.id);
+    await audit(trx, actorId, access.plan.id, 'member.add', { email });
+  });
+}
+
+export async function editMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
+  const email = normalizeEmail(rawEmail);
+  await refuseOwner(db, access, email);
+  await db.transaction(async (trx) => {
+    const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
+    if (!existing) throw notFound('the member');
+    await checkTierRules(trx, access, email, roles);
+    await trx('plan_members').where({ id: existing.id }).update(roles);
+    await bumpVersion(trx, access.plan.id);
+    await audit(trx, actorId, access.plan.id, 'member.edit', { email });
+  });
+}
+
+export async function deleteMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string) {
+  const email = normalizeEmail(rawEmail);
+  await refuseOwner(db, access, email);
+  await db.transaction(async (trx) => {
+    const deleted = await trx('plan_members').where({ plan_id: access.plan.id, email }).delete();
+    if (deleted === 0) throw notFound('the member');
+    await bumpVersion(trx, access.plan.id);
+    await audit(trx, actorId, access.plan.id, 'member.delete', { email });
+  });
+}

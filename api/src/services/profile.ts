@@ -1,0 +1,104 @@
+import type { ProfileEdit, UserView } from '../contract/accounts';
+import type { Db } from '../db';
+import { AREAS, clampRoles, fullRoles, type PlanRow, type Roles, rolesOf } from './access';
+import { ownedPlanLimit, type Tier, tierOf, type UserRow } from './users';
+
+export interface PlanListItem {
+  business_plan_id: number;
+  business_plan_name: string;
+  business_plan_icon: string | null;
+  is_owner: boolean;
+  template: 'saas' | 'selfserve';
+  currency: 'JPY' | 'USD';
+  start_year: number;
+  start_month: number;
+  theme_color: string;
+  role: Roles;
+  /** Areas the plan owner's tier locks (Free and trial), for the upgrade placeholders. */
+  locked: string[];
+  cases: { case_id: number; case_name: string }[];
+  version: number;
+}
+
+export const iconDataUrl = (plan: Pick<PlanRow, 'icon' | 'icon_type'>) =>
+  plan.icon && plan.icon_type ? `data:${plan.icon_type};base64,${Buffer.from(plan.icon).toString('base64')}` : null;
+
+/** GET /user/me: the user with tier and trial, and every plan they own or were received into. */
+export async function meView(db: Db, user: UserRow, today: Date) {
+  const tier = await tierOf(db, user.id, today);
+  const owned = await db<PlanRow>('business_plans').where({ owner_id: user.id }).orderBy('id');
+  const memberRows = await db('plan_members')
+    .join('business_plans', 'business_plans.id', 'plan_members.plan_id')
+    .where({ 'plan_members.user_id': user.id, 'plan_members.status': 'received' })
+    .whereNot('business_plans.owner_id', user.id)
+    .select('business_plans.*', ...AREAS.map((a) => `plan_members.${a} as role_${a}`))
+    .orderBy('business_plans.id');
+  const planIds = [...owned.map((p) => p.id), ...memberRows.map((p) => p.id as number)];
+  const cases = planIds.length
+    ? await db('cases').whereIn('plan_id', planIds).orderBy(['plan_id', 'position', 'id'])
+    : [];
+  const casesOf = (planId: number) =>
+    cases.filter((c) => c.plan_id === planId).map((c) => ({ case_id: c.id as number, case_name: c.name as string }));
+  const limit = ownedPlanLimit(tier.tier);
+  const locked = (ownerTier: Tier) =>
+    ownerTier === 'free' ? ['monthly_pl', 'kpi', 'sales_detail', 'cogs', 'sm', 'rd', 'ga', 'dashboard', 'actuals'] : [];
+
+  const items: PlanListItem[] = [];
+  for (const plan of owned) items.push(listItem(plan, true, fullRoles(), locked(tier.tier), casesOf(plan.id)));
+  for (const row of memberRows) {
+    const ownerTier = await tierOf(db, row.owner_id, today);
+    const roles = clampRoles(rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]]))), ownerTier.tier);
+    items.push(listItem(row as PlanRow, false, roles, locked(ownerTier.tier), casesOf(row.id)));
+  }
+  const userView: UserView = {
+    email: user.email,
+    name: user.name,
+    picture: user.picture,
+    auth_provider: user.auth_provider,
+    company: {
+      company_name: user.company_name,
+      position: user.position,
+      employees: user.employees,
+      stage: user.stage,
+    },
+    plan: {
+      plan: tier.tier,
+      is_trial: tier.isTrial,
+      trial_end: tier.trialEnd,
+      trial_days_left: tier.trialDaysLeft,
+      owned_plan_limit: limit,
+      can_create_plan: owned.length < limit,
+    },
+  };
+  return { user: userView, business_plans: items };
+}
+
+function listItem(
+  plan: PlanRow,
+  isOwner: boolean,
+  role: Roles,
+  locked: string[],
+  cases: PlanListItem['cases'],
+): PlanListItem {
+  return {
+    business_plan_id: plan.id,
+    business_plan_name: plan.name,
+    business_plan_icon: iconDataUrl(plan),
+    is_owner: isOwner,
+    template: plan.template,
+    currency: plan.currency,
+    start_year: plan.start_year,
+    start_month: plan.start_month,
+    theme_color: plan.theme_color,
+    role,
+    locked,
+    cases,
+    version: plan.version,
+  };
+}
+
+export async function editProfile(db: Db, user: UserRow, input: ProfileEdit): Promise<void> {
+  await db('users')
+    .where({ id: user.id })
+    .update({ ...input, updated_at: db.fn.now() });
+}
