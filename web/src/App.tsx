@@ -1,0 +1,129 @@
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { configureClient, getToken } from './api/client';
+import { runtimeConfig } from './config';
+import { currentLanguage } from './i18n';
+import { NoticeProvider, useNotice } from './notices';
+import { LandingPage } from './pages/landing/LandingPage';
+import { SessionProvider, useSession } from './session';
+import { Loading } from './shell/Loading';
+
+const LoginPage = lazy(() => import('./pages/LoginPage'));
+const PasswordResetPage = lazy(() => import('./pages/PasswordResetPage'));
+const LegalPage = lazy(() => import('./pages/LegalPage'));
+const ErrorPage = lazy(() => import('./pages/ErrorPage'));
+const CreatePage = lazy(() => import('./wizard/CreatePage'));
+const PlanShell = lazy(() => import('./shell/PlanShell'));
+const GoogleDriveCallback = lazy(() => import('./screens/GoogleDriveCallback'));
+
+/** Wires the API client to the router (401 -> Login) and to the notice area. */
+function ClientWiring() {
+  const navigate = useNavigate();
+  const notify = useNotice();
+  const { t } = useTranslation();
+  useEffect(() => {
+    configureClient({
+      onUnauthorized: () => navigate('/login', { replace: true }),
+      onNotice: notify,
+      translate: (key) => t(key),
+    });
+  }, [navigate, notify, t]);
+  return null;
+}
+
+/** Keeps the document language in step and scrolls to the top on every page change. */
+function PageEffects() {
+  const { pathname } = useLocation();
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    document.documentElement.lang = currentLanguage(i18n.language);
+  }, [i18n.language]);
+  useEffect(() => {
+    if (pathname) window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+/** Anonymous visitors go Home; the session is re-read before each navigation inside. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const session = useSession();
+  const { refresh } = session;
+  const hasToken = getToken() !== null;
+  useEffect(() => {
+    if (hasToken && pathname) void refresh();
+  }, [hasToken, pathname, refresh]);
+  if (!hasToken) return <Navigate to="/" replace />;
+  if (!session.loaded) return <Loading />;
+  if (!session.user) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+/** The router view that sends the visitor to the external marketing site in their language. */
+function MarketingRedirect() {
+  const { i18n } = useTranslation();
+  const config = runtimeConfig();
+  const target = currentLanguage(i18n.language) === 'ja' ? config.marketingSiteJa : config.marketingSiteEn;
+  useEffect(() => {
+    if (target) window.location.replace(target);
+  }, [target]);
+  return target ? <Loading /> : <Navigate to="/" replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/site" element={<MarketingRedirect />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/password-reset" element={<PasswordResetPage />} />
+        <Route path="/terms" element={<LegalPage kind="terms" />} />
+        <Route path="/law" element={<LegalPage kind="law" />} />
+        <Route path="/privacy-policy" element={<LegalPage kind="privacy" />} />
+        <Route path="/privacyPolicy" element={<Navigate to="/privacy-policy" replace />} />
+        <Route path="/500" element={<ErrorPage code={500} />} />
+        <Route
+          path="/create"
+          element={
+            <RequireAuth>
+              <CreatePage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="/business-plans/:id/*"
+          element={
+            <RequireAuth>
+              <PlanShell />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="/oauth/google-drive"
+          element={
+            <RequireAuth>
+              <GoogleDriveCallback />
+            </RequireAuth>
+          }
+        />
+        <Route path="*" element={<ErrorPage code={404} />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <NoticeProvider>
+        <SessionProvider>
+          <ClientWiring />
+          <PageEffects />
+          <AppRoutes />
+        </SessionProvider>
+      </NoticeProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,32 @@
+/** Prices per month, tax included (spec section 9). Annual billing is 15% off, shown per month. */
+export type PriceCurrency = 'JPY' | 'USD';
+export type PlanKey = 'free' | 'basic' | 'team';
+export type Billing = 'monthly' | 'annual';
+
+const PRICES: Record<PriceCurrency, Record<PlanKey, Record<Billing, number>>> = {
+  JPY: {
+    free: { monthly: 0, annual: 0 },
+    basic: { monthly: 9_980, annual: 8_483 },
+    team: { monthly: 14_980, annual: 12_733 },
+  },
+  USD: {
+    free: { monthly: 0, annual: 0 },
+    basic: { monthly: 98, annual: 84 },
+    team: { monthly: 149, annual: 127 },
+  },
+};
+
+export const PLAN_KEYS: readonly PlanKey[] = ['free', 'basic', 'team'];
+
+export function monthlyPrice(currency: PriceCurrency, plan: PlanKey, billing: Billing): number {
+  return PRICES[currency][plan][billing];
+}
+
+export function formatPrice(currency: PriceCurrency, amount: number): string {
+  return currency === 'JPY' ? `¥${amount.toLocaleString('ja-JP')}` : `$${amount.toLocaleString('en-US')}`;
+}
+
+/** The Japanese page prices in yen, the English one in dollars. */
+export function currencyForLanguage(language: 'ja' | 'en'): PriceCurrency {
+  return language === 'ja' ? 'JPY' : 'USD';
+}

@@ -1,0 +1,107 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { runtimeConfig } from '../config';
+
+interface TokenResponse {
+  access_token?: string;
+  error?: string;
+}
+
+interface TokenClient {
+  requestAccessToken: () => void;
+}
+
+interface GoogleIdentity {
+  accounts: {
+    oauth2: {
+      initTokenClient: (options: {
+        client_id: string;
+        scope: string;
+        callback: (response: TokenResponse) => void;
+      }) => TokenClient;
+    };
+  };
+}
+
+declare global {
+  interface Window {
+    google?: GoogleIdentity;
+  }
+}
+
+const GIS_SRC = 'https://accounts.google.com/gsi/client';
+
+function loadIdentityScript(): Promise<void> {
+  if (window.google?.accounts) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = GIS_SRC;
+    script.async = true;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error('Google Identity Services failed to load'));
+    document.head.appendChild(script);
+  });
+}
+
+/**
+ * Sign in with Google: the Google Identity token client obtains an access token that `onToken` posts to
+ * /user/google-auth. Without a configured client id the button stays visible but inert.
+ */
+export function GoogleButton({ onToken }: { onToken: (accessToken: string) => void }) {
+  const { t } = useTranslation();
+  const clientId = runtimeConfig().googleClientId;
+  const client = useRef<TokenClient | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    if (!clientId) return;
+    let cancelled = false;
+    loadIdentityScript()
+      .then(() => {
+        const identity = window.google;
+        if (cancelled || !identity) return;
+        client.current = identity.accounts.oauth2.initTokenClient({
+          client_id: clientId,
+          scope: 'openid email profile',
+          callback: (response) => {
+            if (response.access_token) onToken(response.access_token);
+          },
+        });
+        setReady(true);
+      })
+      .catch(() => setReady(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [clientId, onToken]);
+
+  return (
+    <button
+      type="button"
+      className="google-button"
+      disabled={!ready}
+      title={clientId ? undefined : t('auth.googleUnavailable')}
+      onClick={() => client.current?.requestAccessToken()}
+    >
+      <svg viewBox="0 0 48 48" width="18" height="18" aria-hidden="true">
+        <path
+          fill="#EA4335"
+          d="M24 9.5c3.5 0 6.6 1.2 9 3.6l6.7-6.7C35.6 2.4 30.2 0 24 0 14.6 0 6.6 5.4 2.6 13.2l7.8 6C12.3 13.4 17.7 9.5 24 9.5z"
+        />
+        <path
+          fill="#4285F4"
+          d="M46.5 24.5c0-1.6-.1-3.1-.4-4.5H24v9h12.7c-.6 3-2.3 5.5-4.8 7.2l7.5 5.8c4.4-4 7.1-10 7.1-17.5z"
+        />
+        <path
+          fill="#FBBC05"
+          d="M10.4 28.8c-.5-1.4-.8-3-.8-4.8s.3-3.3.8-4.8l-7.8-6C.9 16.5 0 20.1 0 24s.9 7.5 2.6 10.8l7.8-6z"
+        />
+        <path
+          fill="#34A853"
+          d="M24 48c6.5 0 11.9-2.1 15.9-5.8l-7.5-5.8c-2.1 1.4-4.9 2.3-8.4 2.3-6.3 0-11.7-4.2-13.6-10l-7.8 6C6.6 42.6 14.6 48 24 48z"
+        />
+      </svg>
+      <span>{t('auth.google')}</span>
+    </button>
+  );
+}

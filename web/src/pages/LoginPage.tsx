@@ -1,0 +1,302 @@
+import { type FormEvent, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { api } from '../api/client';
+import type { SignupStatusCode } from '../api/types';
+import { FieldMessage } from '../lib/FieldMessage';
+import {
+  checkConfirmation,
+  checkEmail,
+  checkNewPassword,
+  checkSignInPassword,
+  type FieldError,
+} from '../lib/validation';
+import { useNotice } from '../notices';
+import { landingPathFor, useSession } from '../session';
+import { GoogleButton } from './GoogleButton';
+import { LanguageSwitch, Logo } from './SiteChrome';
+
+type LoginState = 'email' | 'signup' | 'signin' | 'google' | 'cant' | 'forgot';
+
+interface Errors {
+  email?: FieldError | null;
+  password?: FieldError | null;
+  confirmation?: FieldError | null;
+}
+
+/**
+ * The sign-in page: an e-mail step whose server answer (status_code) chooses sign-up, sign-in, the Google-account
+ * message or the demo-required message; and the forgotten-password confirmation.
+ */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const notify = useNotice();
+  const { refresh } = useSession();
+  const [state, setState] = useState<LoginState>('email');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const reset = () => {
+    setState('email');
+    setPassword('');
+    setConfirmation('');
+    setErrors({});
+    setMessage(null);
+  };
+  const cancel = () => {
+    reset();
+    setEmail('');
+  };
+
+  const enter = useCallback(async () => {
+    const me = await refresh();
+    navigate(landingPathFor(me?.business_plans ?? []), { replace: true });
+  }, [navigate, refresh]);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch {
+      // The client already showed the server's error notice.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitEmail = (event: FormEvent) => {
+    event.preventDefault();
+    const emailError = checkEmail(email);
+    setErrors({ email: emailError });
+    if (emailError) return;
+    void run(async () => {
+      const answer = await api.post<{ status_code: SignupStatusCode }>('/users/email-signup-auth', {
+        email: email.trim(),
+      });
+      const next: Record<SignupStatusCode, LoginState> = {
+        can_signup: 'signup',
+        email_signup_user: 'signin',
+        google_signup_user: 'google',
+        cant_signup: 'cant',
+      };
+      setMessage(null);
+      setState(next[answer.data.status_code] ?? 'email');
+    });
+  };
+
+  const submitSignIn = (event: FormEvent) => {
+    event.preventDefault();
+    const passwordError = checkSignInPassword(password);
+    setErrors({ password: passwordError });
+    if (passwordError) return;
+    void run(async () => {
+      const answer = await api.post('/users/email-signin', { email: email.trim(), password });
+      if (answer.status === 209) {
+        setMessage(t('auth.loginFailed'));
+        return;
+      }
+      await enter();
+    });
+  };
+
+  const submitSignUp = (event: FormEvent) => {
+    event.preventDefault();
+    const next = { password: checkNewPassword(password), confirmation: checkConfirmation(confirmation, password) };
+    setErrors(next);
+    if (next.password || next.confirmation) return;
+    void run(async () => {
+      await api.post('/users/email-signup', {
+        email: email.trim(),
+        password,
+        password_confirmation: confirmation,
+      });
+      await enter();
+    });
+  };
+
+  const submitForgot = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      await api.post('/users/password/apply', { email: email.trim() });
+      notify({ kind: 'success', title: t('common.success'), message: t('auth.resetRequested') });
+      cancel();
+    });
+  };
+
+  const googleToken = useCallback(
+    (accessToken: string) => {
+      void (async () => {
+        try {
+          const answer = await api.post('/user/google-auth', { access_token: accessToken });
+          if (answer.status === 209) {
+            setMessage(t('auth.demoRequired'));
+            return;
+          }
+          if (answer.status === 210) {
+            setMessage(t('auth.emailUser'));
+            return;
+          }
+          await enter();
+        } catch {
+          // Notice already shown.
+        }
+      })();
+    },
+    [enter, t],
+  );
+
+  const passwordLabel = state === 'signup' ? t('auth.newPassword') : t('auth.password');
+  const showSignUp = state === 'signup';
+
+  return (
+    <div className="auth-page">
+      <header className="auth-header">
+        <Logo />
+        <LanguageSwitch />
+      </header>
+      <main className="auth-card" data-state={state}>
+        <h1>{showSignUp ? t('auth.signupTitle') : state === 'forgot' ? t('auth.forgotTitle') : t('auth.title')}</h1>
+        {message && (
+          <p className="form-message error" role="alert">
+            {message}
+          </p>
+        )}
+
+        {state === 'email' && (
+          <>
+            <GoogleButton onToken={googleToken} />
+            <p className="divider">
+              <span>{t('auth.or')}</span>
+            </p>
+            <form onSubmit={submitEmail} noValidate>
+              <label className="field">
+                <span>{t('auth.email')}</span>
+                <input
+                  type="email"
+                  name="email"
+                  autoComplete="email"
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                  aria-invalid={Boolean(errors.email)}
+                />
+              </label>
+              <FieldMessage error={errors.email ?? null} field={t('auth.email')} />
+              <button type="submit" className="button button-primary button-block" disabled={busy}>
+                {t('common.next')}
+              </button>
+            </form>
+          </>
+        )}
+
+        {(state === 'signin' || state === 'signup') && (
+          <form onSubmit={showSignUp ? submitSignUp : submitSignIn} noValidate>
+            <p className="email-shown" data-test="email-shown">
+              {email}
+            </p>
+            <label className="field">
+              <span>{passwordLabel}</span>
+              <input
+                type="password"
+                name="password"
+                autoComplete={showSignUp ? 'new-password' : 'current-password'}
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                aria-invalid={Boolean(errors.password)}
+              />
+            </label>
+            <FieldMessage error={errors.password ?? null} field={passwordLabel} />
+            {showSignUp && (
+              <>
+                <label className="field">
+                  <span>{t('auth.passwordConfirmation')}</span>
+                  <input
+                    type="password"
+                    name="password_confirmation"
+                    autoComplete="new-password"
+                    value={confirmation}
+                    onChange={(event) => setConfirmation(event.target.value)}
+                    aria-invalid={Boolean(errors.confirmation)}
+                  />
+                </label>
+                <FieldMessage error={errors.confirmation ?? null} field={t('auth.passwordConfirmation')} />
+              </>
+            )}
+            <div className="form-actions">
+              <button type="button" className="button button-ghost" onClick={cancel}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {showSignUp ? t('auth.signUp') : t('auth.signIn')}
+              </button>
+            </div>
+            {!showSignUp && (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  setErrors({});
+                  setMessage(null);
+                  setState('forgot');
+                }}
+              >
+                {t('auth.forgot')}
+              </button>
+            )}
+          </form>
+        )}
+
+        {state === 'google' && (
+          <div className="auth-info">
+            <p className="form-message" role="alert">
+              {t('auth.googleUser')}
+            </p>
+            <GoogleButton onToken={googleToken} />
+            <button type="button" className="button button-ghost" onClick={cancel}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        )}
+
+        {state === 'cant' && (
+          <div className="auth-info">
+            <p className="form-message error" role="alert" data-test="demo-required">
+              {t('auth.demoRequired')}
+            </p>
+            <div className="form-actions">
+              <button type="button" className="button button-ghost" onClick={cancel}>
+                {t('common.cancel')}
+              </button>
+              <Link className="button button-primary" to="/">
+                {t('common.backToTop')}
+              </Link>
+            </div>
+          </div>
+        )}
+
+        {state === 'forgot' && (
+          <form onSubmit={submitForgot}>
+            <p>{t('auth.forgotText')}</p>
+            <p className="email-shown">{email}</p>
+            <div className="form-actions">
+              <button type="button" className="button button-ghost" onClick={reset}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {t('common.submit')}
+              </button>
+            </div>
+          </form>
+        )}
+
+        <Link className="back-to-top" to="/">
+          ← {t('common.backToTop')}
+        </Link>
+      </main>
+    </div>
+  );
+}

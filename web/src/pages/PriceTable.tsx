@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../i18n';
+import { type Billing, currencyForLanguage, formatPrice, monthlyPrice, PLAN_KEYS, type PlanKey } from '../lib/prices';
+
+interface PriceTableProps {
+  /** The user's current plan, marked in the settings modal. */
+  current?: PlanKey | undefined;
+  /** Extra content under each plan card (billing actions in the settings modal). */
+  renderAction?: (plan: PlanKey) => React.ReactNode;
+}
+
+/** Free, Basic and Team with the monthly/annual switch; the annual side is labelled 15% OFF. */
+export function PriceTable({ current, renderAction }: PriceTableProps) {
+  const { t, i18n } = useTranslation();
+  const [billing, setBilling] = useState<Billing>('monthly');
+  const currency = currencyForLanguage(currentLanguage(i18n.language));
+  return (
+    <div className="price-table">
+      <div className="billing-switch">
+        <button
+          type="button"
+          aria-pressed={billing === 'monthly'}
+          className={billing === 'monthly' ? 'active' : ''}
+          onClick={() => setBilling('monthly')}
+        >
+          {t('common.monthly')}
+        </button>
+        <button
+          type="button"
+          aria-pressed={billing === 'annual'}
+          className={billing === 'annual' ? 'active' : ''}
+          onClick={() => setBilling('annual')}
+        >
+          {t('common.annual')} <span className="badge-off">{t('common.off15')}</span>
+        </button>
+      </div>
+      <div className="price-cards">
+        {PLAN_KEYS.map((plan) => (
+          <div key={plan} className={`price-card${current === plan ? ' current' : ''}`} data-plan={plan}>
+            {current === plan && <span className="current-label">{t('settings.current')}</span>}
+            <h3>{t(`landing.plans.${plan}.name`)}</h3>
+            <p className="price">
+              <span className="amount">{formatPrice(currency, monthlyPrice(currency, plan, billing))}</span>
+              <span className="unit">{t('common.perMonth')}</span>
+            </p>
+            <p className="price-sub">
+              {t('common.taxIncluded')}
+              {billing === 'annual' && plan !== 'free' ? ` · ${t('common.billedYearly')}` : ''}
+            </p>
+            <p className="summary">{t(`landing.plans.${plan}.summary`)}</p>
+            <p className="limit">{t(`landing.plans.${plan}.limit`)}</p>
+            {renderAction?.(plan)}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

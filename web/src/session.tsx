@@ -1,0 +1,65 @@
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { api, clearToken, getToken } from './api/client';
+import type { BusinessPlanItem, Me, User } from './api/types';
+
+/** The signed-in user and their business plans, read from GET /user/me and refreshed on demand. */
+export interface Session {
+  user: User | null;
+  plans: BusinessPlanItem[];
+  loaded: boolean;
+  refresh: () => Promise<Me | null>;
+  signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [me, setMe] = useState<Me | null>(null);
+  const [loaded, setLoaded] = useState(false);
+
+  const refresh = useCallback(async () => {
+    if (!getToken()) {
+      setMe(null);
+      setLoaded(true);
+      return null;
+    }
+    try {
+      const answer = await api.get<Me>('/user/me', { quiet: true });
+      setMe(answer.data);
+      return answer.data;
+    } catch {
+      setMe(null);
+      return null;
+    } finally {
+      setLoaded(true);
+    }
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.post('/user/signout', {}, { quiet: true });
+    } catch {
+      // Signing out locally is enough when the server call fails.
+    }
+    clearToken();
+    setMe(null);
+  }, []);
+
+  const value = useMemo<Session>(
+    () => ({ user: me?.user ?? null, plans: me?.business_plans ?? [], loaded, refresh, signOut }),
+    [me, loaded, refresh, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** Where a user goes after signing in: the first owned plan's P&L, else Create. */
+export function landingPathFor(plans: readonly BusinessPlanItem[]): string {
+  const owned = plans.find((plan) => plan.is_owner);
+  return owned ? `/business-plans/${owned.business_plan_id}/pl` : '/create';
+}

@@ -1,0 +1,92 @@
+import { useTranslation } from 'react-i18next';
+import type { ProfilePayload } from '../api/types';
+import { FieldMessage } from '../lib/FieldMessage';
+import { checkText, NAME_MAX } from '../lib/validation';
+import { EMPLOYEES, POSITIONS, STAGES } from '../lib/wizardRules';
+
+export const EMPTY_PROFILE: ProfilePayload = {
+  name: '',
+  company_name: '',
+  position: 'CEO',
+  employees: '1-10',
+  stage: 'pre-founding',
+};
+
+export function profileErrors(profile: ProfilePayload) {
+  return {
+    name: checkText(profile.name, { required: true, max: NAME_MAX }),
+    company_name: checkText(profile.company_name, { required: true, max: NAME_MAX }),
+  };
+}
+
+/** Name, company name, position, employees and stage: the profile panel and wizard step 1. */
+export function ProfileFields({
+  profile,
+  onChange,
+}: {
+  profile: ProfilePayload;
+  onChange: (next: ProfilePayload) => void;
+}) {
+  const { t } = useTranslation();
+  const errors = profileErrors(profile);
+  const set = (key: keyof ProfilePayload, value: string) => onChange({ ...profile, [key]: value });
+  return (
+    <div className="profile-fields">
+      <label className="field">
+        <span>{t('profile.name')}</span>
+        <input name="name" value={profile.name} onChange={(event) => set('name', event.target.value)} />
+      </label>
+      {profile.name !== '' && <FieldMessage error={errors.name} field={t('profile.name')} />}
+      <label className="field">
+        <span>{t('profile.companyName')}</span>
+        <input
+          name="company_name"
+          value={profile.company_name}
+          onChange={(event) => set('company_name', event.target.value)}
+        />
+      </label>
+      {profile.company_name !== '' && <FieldMessage error={errors.company_name} field={t('profile.companyName')} />}
+      <label className="field">
+        <span>{t('profile.position')}</span>
+        <select name="position" value={profile.position} onChange={(event) => set('position', event.target.value)}>
+          {POSITIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {t(`profile.positions.${option.label}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>{t('profile.employees')}</span>
+        <select name="employees" value={profile.employees} onChange={(event) => set('employees', event.target.value)}>
+          {EMPLOYEES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {t(`profile.employeeRanges.${option.label}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>{t('profile.stage')}</span>
+        <select name="stage" value={profile.stage} onChange={(event) => set('stage', event.target.value)}>
+          {STAGES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {t(`profile.stages.${option.label}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** Display text of a stored profile choice. */
+export function choiceLabel(
+  t: (key: string) => string,
+  kind: 'positions' | 'employeeRanges' | 'stages',
+  value: string,
+): string {
+  const list = kind === 'positions' ? POSITIONS : kind === 'employeeRanges' ? EMPLOYEES : STAGES;
+  const found = list.find((option) => option.value === value);
+  return found ? t(`profile.${kind}.${found.label}`) : value;
+}

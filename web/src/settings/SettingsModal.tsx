@@ -1,0 +1,204 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../api/client';
+import type { ProfilePayload } from '../api/types';
+import { canCreatePlan, tierOf } from '../lib/tiers';
+import { useNotice } from '../notices';
+import { useSession } from '../session';
+import type { SettingsTab } from '../shell/ShellContext';
+import { BillingPanel } from './BillingPanel';
+import { choiceLabel, EMPTY_PROFILE, ProfileFields, profileErrors } from './ProfileFields';
+
+interface SettingsModalProps {
+  initialTab: SettingsTab;
+  onClose: () => void;
+  onLogout: () => void;
+}
+
+/** The settings modal: plan list, subscription plan and billing, profile, and logout. Closed only by its button. */
+export default function SettingsModal({ initialTab, onClose, onLogout }: SettingsModalProps) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [tab, setTab] = useState<SettingsTab>(initialTab);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  const logout = async () => {
+    await session.signOut();
+    onLogout();
+  };
+
+  const tabs: { key: SettingsTab; label: string }[] = [
+    { key: 'plans', label: t('settings.planList') },
+    { key: 'plan', label: t('settings.plan') },
+    { key: 'profile', label: t('settings.profile') },
+  ];
+
+  return (
+    <dialog
+      ref={dialog}
+      className="settings-modal"
+      aria-label={t('settings.title')}
+      onCancel={(event) => event.preventDefault()}
+    >
+      <header className="modal-header">
+        <h2>{t('settings.title')}</h2>
+        <button type="button" className="modal-close" aria-label={t('common.close')} onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="modal-body">
+        <div className="modal-tabs" role="tablist">
+          {tabs.map((entry) => (
+            <button
+              key={entry.key}
+              type="button"
+              role="tab"
+              aria-selected={tab === entry.key}
+              className={tab === entry.key ? 'active' : ''}
+              onClick={() => setTab(entry.key)}
+            >
+              {entry.label}
+            </button>
+          ))}
+          <button type="button" className="button button-ghost logout" onClick={() => void logout()}>
+            {t('common.logout')}
+          </button>
+        </div>
+        <div className="modal-panel" role="tabpanel">
+          {tab === 'plans' && <PlanListTab onNavigate={onClose} />}
+          {tab === 'plan' && <BillingPanel />}
+          {tab === 'profile' && <ProfileTab />}
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+function PlanListTab({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const { user, plans } = useSession();
+  return (
+    <div className="plan-cards">
+      {plans.map((plan) => (
+        <article key={plan.business_plan_id} className="plan-card" data-plan-id={plan.business_plan_id}>
+          <Link to={`/business-plans/${plan.business_plan_id}/pl`} onClick={onNavigate} className="plan-card-name">
+            {plan.business_plan_name}
+          </Link>
+          <span className="template-label">
+            {plan.template === 'saas' ? t('settings.templateSaas') : t('settings.templateSelfServe')}
+          </span>
+          {plan.is_owner && (
+            <Link
+              className="button button-ghost button-small"
+              to={`/business-plans/${plan.business_plan_id}/setting`}
+              onClick={onNavigate}
+            >
+              {t('common.edit')}
+            </Link>
+          )}
+        </article>
+      ))}
+      {canCreatePlan(user, plans) && (
+        <Link className="plan-card plan-card-add" to="/create" onClick={onNavigate}>
+          + {t('settings.add')}
+        </Link>
+      )}
+      <p className="muted">
+        {t('settings.current')}: {t(`landing.plans.${tierOf(user)}.name`)}
+      </p>
+    </div>
+  );
+}
+
+function ProfileTab() {
+  const { t } = useTranslation();
+  const notify = useNotice();
+  const { user, refresh } = useSession();
+  const stored: ProfilePayload = {
+    ...EMPTY_PROFILE,
+    name: user?.name ?? '',
+    ...(user?.company ?? {}),
+  };
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<ProfilePayload>(stored);
+  const [busy, setBusy] = useState(false);
+  const errors = profileErrors(draft);
+  const invalid = Boolean(errors.name || errors.company_name);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      await api.post('/user/edit', draft);
+      notify({ kind: 'success', title: t('common.success'), message: t('settings.profileSaved') });
+      setEditing(false);
+      await refresh();
+    } catch {
+      // Notice already shown.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="profile-tab">
+      <section className="panel">
+        <h3>{t('settings.emailPanel')}</h3>
+        <p data-test="profile-email">{user?.email}</p>
+      </section>
+      <section className="panel">
+        <h3>{t('settings.profilePanel')}</h3>
+        {editing ? (
+          <>
+            <ProfileFields profile={draft} onChange={setDraft} />
+            <div className="form-actions">
+              <button
+                type="button"
+                className="button button-ghost"
+                onClick={() => {
+                  setDraft(stored);
+                  setEditing(false);
+                }}
+              >
+                {t('common.cancel')}
+              </button>
+              <button type="button" className="button button-primary" disabled={busy || invalid} onClick={save}>
+                {t('common.save')}
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <dl className="profile-view">
+              <dt>{t('profile.name')}</dt>
+              <dd>{stored.name}</dd>
+              <dt>{t('profile.companyName')}</dt>
+              <dd>{stored.company_name}</dd>
+              <dt>{t('profile.position')}</dt>
+              <dd>{choiceLabel(t, 'positions', stored.position)}</dd>
+              <dt>{t('profile.employees')}</dt>
+              <dd>{choiceLabel(t, 'employeeRanges', stored.employees)}</dd>
+              <dt>{t('profile.stage')}</dt>
+              <dd>{choiceLabel(t, 'stages', stored.stage)}</dd>
+            </dl>
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => {
+                setDraft(stored);
+                setEditing(true);
+              }}
+            >
+              {t('common.edit')}
+            </button>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

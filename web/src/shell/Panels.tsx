@@ -1,0 +1,65 @@
+import { Component, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError } from '../api/client';
+import { runtimeConfig } from '../config';
+
+/** The placeholder on a tier-locked screen: title, text, image, Upgrade (to Setting) and demo request. */
+export function UpgradePlaceholder({ settingPath }: { settingPath: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="upgrade-placeholder" data-test="upgrade-placeholder">
+      <svg viewBox="0 0 120 80" width="180" height="120" aria-hidden="true">
+        <rect x="8" y="20" width="104" height="52" rx="6" fill="#ece8fb" />
+        <rect x="20" y="48" width="12" height="16" fill="#b6a6f0" />
+        <rect x="40" y="40" width="12" height="24" fill="#9b85ea" />
+        <rect x="60" y="32" width="12" height="32" fill="#7d62e0" />
+        <rect x="80" y="24" width="12" height="40" fill="#5b3fd1" />
+        <circle cx="96" cy="16" r="12" fill="#5b3fd1" />
+        <path d="M91 16h10M96 11v10" stroke="#fff" strokeWidth="2.5" />
+      </svg>
+      <h2>{t('shell.lockedTitle')}</h2>
+      <p>{t('shell.lockedText')}</p>
+      <div className="form-actions">
+        <Link className="button button-primary" to={settingPath}>
+          {t('common.upgrade')}
+        </Link>
+        <a className="button button-ghost" href={runtimeConfig().demoBookingUrl} target="_blank" rel="noreferrer">
+          {t('common.demoRequest')}
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** The panel that replaces an area whose role is no_access. */
+export function NoAccessPanel() {
+  const { t } = useTranslation();
+  return (
+    <section className="no-access" data-test="no-access">
+      <h2>{t('shell.noAccessTitle')}</h2>
+      <p>{t('errors.noAccess')}</p>
+    </section>
+  );
+}
+
+interface BoundaryProps {
+  settingPath: string;
+  children: ReactNode;
+}
+
+/** Screens may throw the API's tier-lock or no-access error while rendering; this shows the matching panel. */
+export class ScreenBoundary extends Component<BoundaryProps, { error: ApiError | null }> {
+  override state: { error: ApiError | null } = { error: null };
+
+  static getDerivedStateFromError(error: unknown): { error: ApiError | null } {
+    if (error instanceof ApiError && (error.kind === 'tier_lock' || error.kind === 'no_access')) return { error };
+    throw error;
+  }
+
+  override render() {
+    if (this.state.error?.kind === 'tier_lock') return <UpgradePlaceholder settingPath={this.props.settingPath} />;
+    if (this.state.error?.kind === 'no_access') return <NoAccessPanel />;
+    return this.props.children;
+  }
+}

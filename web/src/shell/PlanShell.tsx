@@ -1,0 +1,146 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { initialYear } from '../lib/months';
+import type { ScreenKey } from '../lib/tiers';
+import { isTierLocked, trialDaysLeft } from '../lib/tiers';
+import { useSession } from '../session';
+import { Loading } from './Loading';
+import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder } from './Panels';
+import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
+import { SideMenu } from './SideMenu';
+import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, showsYearSwitcher } from './screens';
+import { YearSwitcher } from './YearSwitcher';
+
+const SettingsModal = lazy(() => import('../settings/SettingsModal'));
+const COLLAPSE_KEY = 'topline.menu_collapsed';
+
+function screenKeyFromPath(rest: string): ScreenKey | null {
+  const first = rest.split('/')[0] ?? '';
+  return SCREENS.find((screen) => screen.path === first)?.key ?? null;
+}
+
+/** The logged-in shell around every screen of /business-plans/:id. */
+export default function PlanShell() {
+  const { t } = useTranslation();
+  const params = useParams();
+  const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
+  const { user, plans } = useSession();
+  const planId = params.id ?? '';
+  const plan = plans.find((entry) => String(entry.business_plan_id) === planId);
+  const screenKey = screenKeyFromPath(params['*'] ?? '');
+  const [year, setYear] = useState(() => (plan ? initialYear(plan.start_year) : 1));
+  const [loading, setLoading] = useState(true);
+  const [collapsed, setCollapsed] = useState(() => window.localStorage.getItem(COLLAPSE_KEY) === '1');
+  const [settingsTab, setSettingsTab] = useState<SettingsTab | null>(
+    search.get('settings') ? ((search.get('settings') as SettingsTab) ?? 'plans') : null,
+  );
+
+  // A change of plan resets the year to the one holding today.
+  const startYear = plan?.start_year;
+  useEffect(() => {
+    if (startYear !== undefined) setYear(initialYear(startYear));
+  }, [startYear]);
+
+  // Loading is on whenever the screen changes, unless the screen is locked.
+  useEffect(() => {
+    if (screenKey) setLoading(true);
+  }, [screenKey]);
+
+  const openSettings = useCallback((tab: SettingsTab = 'plans') => setSettingsTab(tab), []);
+  const closeSettings = useCallback(() => {
+    setSettingsTab(null);
+    if (search.has('settings')) {
+      search.delete('settings');
+      setSearch(search, { replace: true });
+    }
+  }, [search, setSearch]);
+
+  const view = useMemo<ShellView | null>(
+    () => (plan ? { plan, year, setYear, setLoading, openSettings } : null),
+    [plan, year, openSettings],
+  );
+
+  if (!user) return <Loading />;
+  if (!plan || !view) return <Navigate to="/404" replace />;
+  if (!screenKey) return <Navigate to={`/business-plans/${planId}/pl`} replace />;
+  if (screenKey === 'setting' && !plan.is_owner) return <Navigate to={`/business-plans/${planId}/pl`} replace />;
+
+  const screen = screenByKey(screenKey);
+  const settingPath = `/business-plans/${planId}/setting`;
+  const locked = plan.is_owner && isTierLocked(user, screenKey);
+  const allowed = hasAccess(plan, screen);
+  const Screen = SCREEN_COMPONENTS[screenKey];
+  const trialDays = user.plan.is_trial ? trialDaysLeft(user.plan.trial_end) : null;
+
+  const toggle = () => {
+    setCollapsed((value) => {
+      window.localStorage.setItem(COLLAPSE_KEY, value ? '0' : '1');
+      return !value;
+    });
+  };
+
+  return (
+    <ShellContext.Provider value={view}>
+      <div className={`shell theme-${plan.theme_color ?? 'purple'}${collapsed ? ' menu-collapsed' : ''}`}>
+        <SideMenu
+          plan={plan}
+          plans={plans}
+          user={user}
+          collapsed={collapsed}
+          onToggle={toggle}
+          onSettings={() => openSettings('plans')}
+          onPlanList={() => openSettings('plans')}
+        />
+        <div className="shell-main">
+          {trialDays !== null && (
+            <div className="trial-banner" role="status" data-test="trial-banner">
+              <span>{t('shell.trial', { days: trialDays })}</span>
+              {plan.is_owner ? (
+                <Link to={settingPath}>{t('shell.trialLink')}</Link>
+              ) : (
+                <button type="button" className="link-button" onClick={() => openSettings('plan')}>
+                  {t('shell.trialLink')}
+                </button>
+              )}
+            </div>
+          )}
+          <header className="shell-header">
+            <h1 className="shell-title">{t(screen.label)}</h1>
+            {showsYearSwitcher(screenKey) && (
+              <YearSwitcher year={year} startYear={plan.start_year} startMonth={plan.start_month} onChange={setYear} />
+            )}
+          </header>
+          <main className="shell-content">
+            {locked ? (
+              <UpgradePlaceholder settingPath={settingPath} />
+            ) : !allowed ? (
+              <NoAccessPanel />
+            ) : (
+              <ScreenBoundary key={screenKey} settingPath={settingPath}>
+                <Suspense fallback={<Loading />}>
+                  <Screen />
+                </Suspense>
+                {loading && (
+                  <div className="content-loading">
+                    <Loading />
+                  </div>
+                )}
+              </ScreenBoundary>
+            )}
+          </main>
+        </div>
+        {settingsTab && (
+          <Suspense fallback={null}>
+            <SettingsModal
+              initialTab={settingsTab}
+              onClose={closeSettings}
+              onLogout={() => navigate('/', { replace: true })}
+            />
+          </Suspense>
+        )}
+      </div>
+    </ShellContext.Provider>
+  );
+}

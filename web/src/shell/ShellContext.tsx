@@ -1,0 +1,21 @@
+import { createContext, useContext } from 'react';
+import type { BusinessPlanItem } from '../api/types';
+
+export type SettingsTab = 'plans' | 'plan' | 'profile';
+
+/** What a working screen needs from the shell: its plan, the shared year, loading and the settings modal. */
+export interface ShellView {
+  plan: BusinessPlanItem;
+  year: number;
+  setYear: (year: number) => void;
+  setLoading: (loading: boolean) => void;
+  openSettings: (tab?: SettingsTab) => void;
+}
+
+export const ShellContext = createContext<ShellView | null>(null);
+
+export function useShell(): ShellView {
+  const view = useContext(ShellContext);
+  if (!view) throw new Error('useShell outside the plan shell');
+  return view;
+}

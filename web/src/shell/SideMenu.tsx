@@ -1,0 +1,140 @@
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import type { BusinessPlanItem, User } from '../api/types';
+import { runtimeConfig } from '../config';
+import { canCreatePlan, showsKnowledge } from '../lib/tiers';
+import { type ScreenDef, screenByKey } from './screens';
+
+function PlanIcon({ plan }: { plan: BusinessPlanItem }) {
+  if (plan.business_plan_icon) return <img src={plan.business_plan_icon} alt="" width={32} height={32} />;
+  return <span className="plan-icon-default">{plan.business_plan_name.slice(0, 1).toUpperCase()}</span>;
+}
+
+interface SideMenuProps {
+  plan: BusinessPlanItem;
+  plans: BusinessPlanItem[];
+  user: User;
+  collapsed: boolean;
+  onToggle: () => void;
+  onSettings: () => void;
+  onPlanList: () => void;
+}
+
+/** The shell's side menu: screen groups, the user's plans, create, settings, collapse and external links. */
+export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, onPlanList }: SideMenuProps) {
+  const { t } = useTranslation();
+  const links = runtimeConfig().links;
+  const base = `/business-plans/${plan.business_plan_id}`;
+  const item = (screen: ScreenDef, icon: string) => (
+    <NavLink
+      key={screen.key}
+      to={screen.path ? `${base}/${screen.path}` : base}
+      end
+      className={({ isActive }) => `menu-item${isActive ? ' active' : ''}`}
+      title={collapsed ? t(screen.label) : undefined}
+      data-screen={screen.key}
+    >
+      <span className="menu-icon" aria-hidden="true">
+        {icon}
+      </span>
+      <span className="menu-text">{t(screen.label)}</span>
+    </NavLink>
+  );
+  return (
+    <aside className={`side-menu${collapsed ? ' collapsed' : ''}`} aria-label="menu">
+      <div className="plan-rail">
+        <Link to="/" className="rail-logo" aria-label="Topline">
+          T
+        </Link>
+        <ul className="plan-icons">
+          {plans.map((entry) => (
+            <li key={entry.business_plan_id}>
+              <Link
+                to={`/business-plans/${entry.business_plan_id}/pl`}
+                className={`plan-icon${String(entry.business_plan_id) === String(plan.business_plan_id) ? ' active' : ''}`}
+                aria-label={entry.business_plan_name}
+                data-tooltip={entry.business_plan_name}
+              >
+                <PlanIcon plan={entry} />
+              </Link>
+            </li>
+          ))}
+        </ul>
+        {canCreatePlan(user, plans) && (
+          <Link to="/create" className="plan-add" aria-label={t('shell.addPlan')} data-tooltip={t('shell.addPlan')}>
+            +
+          </Link>
+        )}
+        <button type="button" className="rail-cog" aria-label={t('shell.settings')} onClick={onSettings}>
+          ⚙
+        </button>
+      </div>
+      <nav className="menu">
+        <div className="menu-head">
+          <span className="menu-plan-name">{plan.business_plan_name}</span>
+          <button
+            type="button"
+            className="collapse-toggle"
+            aria-label={collapsed ? t('shell.expand') : t('shell.collapse')}
+            onClick={onToggle}
+          >
+            {collapsed ? '»' : '«'}
+          </button>
+        </div>
+        <div className="menu-group">{item(screenByKey('home'), '⌂')}</div>
+        <div className="menu-group">
+          <p className="menu-group-title">{t('shell.management')}</p>
+          {item(screenByKey('dashboard'), '◔')}
+          {item(screenByKey('monthly_pl'), '▤')}
+        </div>
+        <div className="menu-group">
+          <p className="menu-group-title">{t('shell.budgeting')}</p>
+          {item(screenByKey('pl'), '≡')}
+          {item(screenByKey('kpi'), '◎')}
+          {item(screenByKey('revenue'), '↗')}
+          {item(screenByKey('expenses'), '¥')}
+        </div>
+        {plan.is_owner && (
+          <div className="menu-group">
+            <p className="menu-group-title">{t('shell.setting')}</p>
+            {item(screenByKey('setting'), '✎')}
+          </div>
+        )}
+        <div className="menu-group menu-external">
+          <button type="button" className="menu-item" onClick={onPlanList}>
+            <span className="menu-icon" aria-hidden="true">
+              ▦
+            </span>
+            <span className="menu-text">{t('shell.businessPlan')}</span>
+          </button>
+          {showsKnowledge(user) && (
+            <a className="menu-item" href={links.knowledge} target="_blank" rel="noreferrer" data-link="knowledge">
+              <span className="menu-icon" aria-hidden="true">
+                ✦
+              </span>
+              <span className="menu-text">{t('shell.knowledge')}</span>
+            </a>
+          )}
+          <a className="menu-item" href={links.help} target="_blank" rel="noreferrer" data-link="help">
+            <span className="menu-icon" aria-hidden="true">
+              ?
+            </span>
+            <span className="menu-text">{t('shell.help')}</span>
+          </a>
+          <a className="menu-item" href={links.feedback} target="_blank" rel="noreferrer" data-link="feedback">
+            <span className="menu-icon" aria-hidden="true">
+              ✉
+            </span>
+            <span className="menu-text">{t('shell.feedback')}</span>
+          </a>
+          <a className="menu-item" href={links.database} target="_blank" rel="noreferrer" data-link="database">
+            <span className="menu-icon" aria-hidden="true">
+              ◫
+            </span>
+            <span className="menu-text">{t('shell.database')}</span>
+          </a>
+        </div>
+      </nav>
+    </aside>
+  );
+}
