@@ -5,6 +5,19 @@
 import { type CellValue, DetailedCellError, HyperFormula, type RawCellContent } from 'hyperformula';
 import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
 import { applyEdits, type PlanEdit } from './edits';
+import type { ViewName } from './read/cells';
+import { type Dashboard, dashboard } from './read/dashboard';
+import { type GridColumn, type MonthlyPlYear, monthlyGrid, monthlyPl } from './read/monthly';
+import {
+  annualPl,
+  type CostYear,
+  costs,
+  type KpiYear,
+  kpi,
+  type PlYearRow,
+  type RevenueYear,
+  revenue,
+} from './read/plan';
 import { type PlanFile, parsePlanFile } from './schema';
 
 export const HYPERFORMULA_CONFIG = {
@@ -130,6 +143,41 @@ export class PlanWorkbook {
     this.compiled = compiled;
     this.current = next;
     return { changed: this.changedModels(touched, before, compiled), cells };
+  }
+
+  /** The six P&L year rows of a case's estimate. */
+  annualPl(caseIndex: number): PlYearRow[] {
+    return annualPl(this, caseIndex);
+  }
+
+  /** KPI per year: assumptions, yearly totals, monthly and quarterly rows. */
+  kpi(caseIndex: number): KpiYear[] {
+    return kpi(this, caseIndex);
+  }
+
+  /** Recurring and professional-service revenue per year and month. */
+  revenue(caseIndex: number): RevenueYear[] {
+    return revenue(this, caseIndex);
+  }
+
+  /** Cost budgets per year and group, with their items (MODEL.md section 7). */
+  costs(caseIndex: number): CostYear[] {
+    return costs(this, caseIndex);
+  }
+
+  /** The 17 columns of a plan year in one view. */
+  monthlyGrid(caseIndex: number, year: number, view: ViewName): GridColumn[] {
+    return monthlyGrid(this, caseIndex, year, view);
+  }
+
+  /** The spec's monthly_pl answer: per year, every view plus the graph series. */
+  monthlyPl(caseIndex: number): MonthlyPlYear[] {
+    return monthlyPl(this, caseIndex, dashboard(this, caseIndex).forecast_monthes);
+  }
+
+  /** Dashboard series, averages, runway and MRR progress. */
+  dashboard(caseIndex: number): Dashboard {
+    return dashboard(this, caseIndex);
   }
 
   /** Releases the workbook's memory. */

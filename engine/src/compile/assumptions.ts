@@ -20,6 +20,7 @@ export const PLAN_NAMES = [
   'arr_per_head',
   'churn_band_low',
   'churn_band_high',
+  'cash_tolerance',
 ] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
@@ -43,6 +44,8 @@ export function compilePlanSheet(plan: PlanFile, asOfMonth: number): Grid {
     arr_per_head: ['ARR per head', '=IF(currency="USD",50000,5000000)'],
     churn_band_low: ['ARPA band: up to', '=IF(currency="USD",500,50000)'],
     churn_band_high: ['ARPA band: up to (mid-market)', '=IF(currency="USD",2000,200000)'],
+    // A balance short of zero by less than half a cent is floating-point residue, not a cash-out.
+    cash_tolerance: ['Cash-out tolerance', 0.005],
   };
   const grid = emptyGrid(PLAN_NAMES.length + 1, 2);
   setCell(grid, 0, 0, 'Input');

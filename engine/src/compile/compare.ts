@@ -5,7 +5,7 @@
  */
 import { ALL_PERIODS, monthColumn, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
-import { aggregatePeriod, emptyGrid, type Grid, PeriodSheet, setCell } from './grid';
+import { aggregatePeriod, emptyGrid, type Grid, PeriodSheet, safeRatio, setCell } from './grid';
 
 export const VARIANCE_BLOCKS = ['progress', 'difference_value', 'difference_rate'] as const;
 export type VarianceBlock = (typeof VARIANCE_BLOCKS)[number];
@@ -68,9 +68,9 @@ export function compileVariance(
     if (column > 0) setCell(grid, 0, column, label);
   });
   const formulas: Record<VarianceBlock, (a: string, e: string) => string> = {
-    progress: (a, e) => `=IFERROR(${a}/${e},"")`,
-    difference_value: (a, e) => `=IFERROR(${a}-${e},"")`,
-    difference_rate: (a, e) => `=IFERROR(${a}/${e}-1,"")`,
+    progress: (a, e) => safeRatio(a, e),
+    difference_value: (a, e) => `=IF(OR(${a}="",${e}=""),"",${a}-${e})`,
+    difference_rate: (a, e) => safeRatio(a, e, '-1'),
   };
   for (const block of VARIANCE_BLOCKS) {
     const header = varianceRow(rows, block, rows[0]?.key ?? '') - 1;

@@ -7,7 +7,7 @@
  */
 import { a1, monthColumn, yearColumn, yearOf } from '../layout';
 import type { RowDef } from '../rows';
-import { type Cell, emptyGrid, type Grid, type PeriodSheet, setCell } from './grid';
+import { type Cell, emptyGrid, type Grid, type PeriodSheet, safeRatio, setCell } from './grid';
 
 export const DASHBOARD_COLUMNS = [
   'latest_value',
@@ -75,7 +75,7 @@ export function compileDashboard(input: {
       if (actualToDate) {
         const ytd = actualToDate.ref(row.key, yearColumn(y), true);
         const plan = estimate.ref(row.key, yearColumn(y), true);
-        setCell(grid, r, layout.column.fiscal_year_achieved, `=IFERROR(${ytd}/${plan},"")`);
+        setCell(grid, r, layout.column.fiscal_year_achieved, safeRatio(ytd, plan));
       }
     }
     for (const [name, n] of Object.entries(WINDOWS)) {
@@ -108,7 +108,7 @@ export function compileDashboard(input: {
   const goalYear = Math.min(6, Math.max(1, yearOf(latest ?? Math.min(72, Math.max(1, input.asOfMonth)))));
   set('mrr_goal', `=${estimate.ref('mrr', monthColumn(12 * goalYear), true)}`);
   set('mrr_as_is', latest !== undefined ? `=${view.at('mrr', latest, true)}` : null);
-  set('mrr_progress_percent', `=IFERROR(${s('mrr_as_is')}/${s('mrr_goal')}*100,"")`);
+  set('mrr_progress_percent', safeRatio(s('mrr_as_is'), s('mrr_goal'), '*100'));
   return { grid, layout };
 }
 

@@ -162,6 +162,14 @@ function specialPeriodCell(
   return `=MAX(0,-MIN(${sheet.at('cumulative_operating_income', 1)}:${sheet.at('cumulative_operating_income', last)}))`;
 }
 
+/**
+ * a / b, blank where either is blank or b is zero. Spreadsheets disagree on "" in arithmetic (HyperFormula reads it
+ * as 0, Excel as an error), so a blank part must give a blank result explicitly.
+ */
+export function safeRatio(a: string, b: string, suffix = ''): string {
+  return `=IF(OR(${a}="",${b}=""),"",IFERROR(${a}/${b}${suffix},""))`;
+}
+
 /** MODEL.md section 3: MAX(0, -operating income) / net new ARR, blank unless net new ARR > 0. */
 export function burnMultiple(arr: string, arrBefore: string, operatingIncome: string): string {
   return `=IF(${arr}-${arrBefore}>0,MAX(0,-${operatingIncome})/(${arr}-${arrBefore}),"")`;

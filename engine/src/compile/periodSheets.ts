@@ -91,8 +91,8 @@ function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => C
   set(
     'cash_out_month',
     t > 1
-      ? `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<0,${t},0))`
-      : `=IF(${at('ending_cash_balance')}<0,1,0)`,
+      ? `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${t},0))`
+      : `=IF(${at('ending_cash_balance')}<-cash_tolerance,1,0)`,
   );
   fillRatios(s, t);
 }
@@ -155,10 +155,8 @@ export function revisedMonths(c: PlanCase, act: Set<number>): Map<number, { patt
   return revised;
 }
 
-export interface DailySums {
-  /** Formula summing the daily entries of a metric in month t, or undefined when there are none. */
-  (metric: 'meeting' | 'order' | 'registration', t: number): string | undefined;
-}
+/** Formula summing the daily entries of a metric in month t, or undefined when there are none. */
+export type DailySums = (metric: 'meeting' | 'order' | 'registration', t: number) => string | undefined;
 
 export function compileActual(
   name: string,
@@ -226,7 +224,7 @@ function fillForecastMonth(
     s.setMonth('beginning_cash_balance', t, `=${est('beginning_cash_balance', t)}`);
     s.setMonth('cumulative_operating_income', t, `=${at('operating_income')}`);
     s.setMonth('cumulative_revenue', t, `=${at('revenue')}`);
-    s.setMonth('cash_out_month', t, `=IF(${at('ending_cash_balance')}<0,1,0)`);
+    s.setMonth('cash_out_month', t, `=IF(${at('ending_cash_balance')}<-cash_tolerance,1,0)`);
   } else {
     // A beginning balance the plan stores for this month replaces the chain here too.
     s.setMonth(
@@ -239,7 +237,7 @@ function fillForecastMonth(
     s.setMonth(
       'cash_out_month',
       t,
-      `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<0,${t},0))`,
+      `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${t},0))`,
     );
   }
   s.setMonth('ending_cash_balance', t, `=${at('beginning_cash_balance')}+${at('net_cash_movement')}`);
