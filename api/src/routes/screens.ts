@@ -1,6 +1,200 @@
+import { resolve } from 'node:path';
 import type Router from '@koa/router';
 import type { Services } from '../app';
-import type { AppState } from '../http/context';
+import { caseIdField, planScoped } from '../contract/plans';
+import {
+  actualsEditRequest,
+  adjustEditRequest,
+  cashflowEditRequest,
+  commentEditRequest,
+  costCreateRequest,
+  costDeleteRequest,
+  costEditRequest,
+  csvRequest,
+  homeEditRequest,
+  reverseRequest,
+} from '../contract/screens';
+import { requireUser } from '../http/auth';
+import type { AppContext, AppState } from '../http/context';
+import { parseInput } from '../http/validate';
+import { requireScope } from '../services/access';
+import {
+  costGroupOf,
+  costItemOf,
+  createCostItem,
+  deleteCostItem,
+  editCostItem,
+  reverseMonth,
+  reviseBudget,
+  saveActuals,
+  saveCashflow,
+  saveComment,
+  saveDaily,
+} from '../services/monthly';
+import {
+  actualsAnswer,
+  caseIndexOf,
+  compiledPlan,
+  costAnswer,
+  dashboardAnswer,
+  homeAnswer,
+  kpiAnswer,
+  monthlyAnswer,
+  perEmployeeAnswer,
+  plAnswer,
+  revenueAnswer,
+  type ScreenContext,
+} from '../services/screens';
+import { planFor } from './plans';
 
-/** The working screens' numbers (working-screens.md section 7), all computed by the engine's workbook. */
-export function screenRoutes(_router: Router<AppState>, _services: Services): void {}
+const FIXTURES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'fixtures');
+const planAndCase = planScoped.extend({ case_id: caseIdField.optional() });
+
+/** The working screens (working-screens.md section 7); every number is read from the engine's workbook. */
+export function screenRoutes(router: Router<AppState>, services: Services): void {
+  const { db } = services;
+  const auth = requireUser(services);
+
+  const screen = async (ctx: AppContext, planId: number): Promise<ScreenContext> => ({
+    db,
+    workbooks: services.workbooks,
+    access: await planFor(services, ctx, planId),
+    today: services.now(),
+  });
+
+  const read = (
+    path: string,
+    scope: Parameters<typeof requireScope>[1],
+    answer: (s: ScreenContext, caseId?: number) => Promise<unknown>,
+  ) =>
+    router.get(path, auth, async (ctx) => {
+      const input = parseInput(planAndCase, ctx.query);
+      const s = await screen(ctx, input.business_plan_id);
+      requireScope(s.access, scope, 'read');
+      ctx.body = { data: await answer(s, input.case_id) };
+    });
+
+  read('/home/retrieve', 'home', homeAnswer);
+  read('/pl/retrieve', 'pl', plAnswer);
+  read('/kpi/retrieve', 'kpi', kpiAnswer);
+  read('/revenue/retrieve', 'sales_detail', revenueAnswer);
+  read('/cost/retrieve', 'expenses', costAnswer);
+  read('/dashboard/retrieve', 'dashboard', dashboardAnswer);
+  read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer);
+  read('/actuals/retrieve', 'actuals', actualsAnswer);
+  read('/suggestions/per-employee', 'pl', (s, caseId) => perEmployeeAnswer(s, caseId, FIXTURES_DIR));
+
+  router.post('/home/edit', auth, async (ctx) => {
+    const input = parseInput(homeEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'home', 'write');
+    const saas = s.access.plan.template === 'saas';
+    const key =
+      { sales: saas ? 'meeting' : 'registration', orders: saas ? 'order' : 'billing' }[input.kpi_title as 'sales'] ??
+      input.kpi_title;
+    await saveDaily(db, s.access, input.date ?? s.today.toISOString().slice(0, 10), key, input.value);
+    ctx.body = { title: 'Success', message: 'saved' };
+  });
+
+  router.post('/pl/monthly/edit', auth, async (ctx) => {
+    const input = parseInput(actualsEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'actuals', 'write');
+    await saveActuals(db, s.access, input);
+    ctx.body = { title: 'Success', message: 'saved' };
+  });
+
+  router.post('/pl/monthly/reverse', auth, async (ctx) => {
+    const input = parseInput(reverseRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'actuals', 'write');
+    await reverseMonth(db, s.access, input.year, input.month, input.case_id);
+    ctx.body = { title: 'Success', message: 'the month is a forecast again' };
+  });
+
+  router.post('/pl/monthly/cashflow/edit', auth, async (ctx) => {
+    const input = parseInput(cashflowEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'monthly_pl', 'write');
+    await saveCashflow(db, s.access, input);
+    ctx.body = { title: 'Success', message: 'saved' };
+  });
+
+  router.post('/pl/monthly/comment/edit', auth, async (ctx) => {
+    const input = parseInput(commentEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'monthly_pl', 'write');
+    await saveComment(db, s.access, input);
+    ctx.body = { title: 'Success', message: 'saved' };
+  });
+
+  router.post('/pl/monthly/adjust/edit', auth, async (ctx) => {
+    const input = parseInput(adjustEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, 'monthly_pl', 'write');
+    await reviseBudget(db, s.access, input.case_id, input.year, input.pattern);
+    ctx.body = { title: 'Success', message: 'budget revised' };
+  });
+
+  router.post('/cost/create', auth, async (ctx) => {
+    const input = parseInput(costCreateRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    requireScope(s.access, costGroupOf(input.item_title), 'write');
+    const costId = await createCostItem(db, s.access, input.case_id, input);
+    ctx.body = { data: { cost_id: costId } };
+  });
+
+  router.post('/cost/edit', auth, async (ctx) => {
+    const input = parseInput(costEditRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    const existing = await costItemOf(db, s.access, input.case_id, input.cost_id);
+    // Moving an item between groups needs edit rights on both.
+    requireScope(s.access, costGroupOf(existing.item_title), 'write');
+    requireScope(s.access, costGroupOf(input.item_title), 'write');
+    await editCostItem(db, s.access, input.case_id, input.cost_id, input);
+    ctx.body = { title: 'Success', message: 'saved' };
+  });
+
+  router.post('/cost/delete', auth, async (ctx) => {
+    const input = parseInput(costDeleteRequest, ctx.request.body);
+    const s = await screen(ctx, input.business_plan_id);
+    const existing = await costItemOf(db, s.access, input.case_id, input.cost_id);
+    requireScope(s.access, costGroupOf(existing.item_title), 'write');
+    await deleteCostItem(db, s.access, input.case_id, input.cost_id);
+    ctx.body = { title: 'Success', message: 'deleted' };
+  });
+
+  const csv = (
+    path: string,
+    scope: Parameters<typeof requireScope>[1],
+    area: string,
+    render: (s: ScreenContext, index: number, year: number | undefined) => Promise<string>,
+  ) =>
+    router.get(path, auth, async (ctx) => {
+      const input = parseInput(csvRequest, ctx.query);
+      const s = await screen(ctx, input.business_plan_id);
+      requireScope(s.access, scope, 'read');
+      const compiled = await compiledPlan(s);
+      const index = caseIndexOf(compiled, input.case_id);
+      const body = await render(s, index, input.year);
+      const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
+      const name = csvFileName(s.access.plan.name, caseName, area, s.today);
+      ctx.set(
+        'Content-Disposition',
+        `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.body = body;
+    });
+
+  void csv;
+}
+
+/** plan_case_area_yyyyMMdd.csv (working-screens.md section 7), with characters unsafe in file names replaced. */
+export function csvFileName(planName: string, caseName: string, area: string, today: Date): string {
+  const clean = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '-').replace(/^-+|-+$/g, '') || '-';
+  const day = today.toISOString().slice(0, 10).replaceAll('-', '');
+  return `${clean(planName)}_${clean(caseName)}_${area}_${day}.csv`;
+}
+
+const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '_');

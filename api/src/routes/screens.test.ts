@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planForm, startTestApi, type TestApi } from '../testing/harness';
+
+let api: TestApi;
+let token: string;
+let planId: number;
+let caseId: number;
+
+// A plan read in its seventh month: start 2026-04, "today" 2026-10-15.
+const today = new Date('2026-10-15T09:00:00Z');
+
+beforeAll(async () => {
+  api = await startTestApi({ now: () => today });
+  ({ token } = await api.user('screens@example.com', 'team'));
+  const created = await api.call('POST', '/business-plan/create', { token, form: planForm() });
+  planId = created.body.data.business_plan_id;
+  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const get = (path: string, query: Record<string, string | number> = {}) =>
+  api.call('GET', path, { token, query: { business_plan_id: planId, ...query } });
+const post = (path: string, body: Record<string, unknown>) =>
+  api.call('POST', path, { token, body: { business_plan_id: planId, ...body } });
+
+describe('annual P&L, KPI, revenue', () => {
+  it('answers the P&L of every case from the workbook', async () => {
+    const answer = await get('/pl/retrieve');
+    expect(answer.status).toBe(200);
+    const [base] = answer.body.data.values;
+    expect(base).toMatchObject({ case_id: caseId, case_name: 'Base case', case_rate: 1 });
+    expect(base.pl).toHaveLength(6);
+    // Target ARR 100M with P = 12: year 1 ends at the target, year 2 at x3 (t2d3), MODEL.md section 3.
+    expect(base.pl[0].arr).toBeCloseTo(100_000_000, 0);
+    expect(base.pl[1].arr).toBeCloseTo(300_000_000, 0);
+    // Year-1 revenue: MRR ramps (100M/12) x t/12 for t = 1..12, summing to (100M/12) x 78/12.
+    expect(base.pl[0].revenue).toBeCloseTo((100_000_000 / 12) * 6.5, 0);
+    expect(base.pl[0].cogs).toBeCloseTo(base.pl[0].revenue * 0.3, 0);
+    expect(answer.body.data.colors).toHaveLength(3);
+  });
+
+  it('recomputes after a per-year edit (the cache follows the version)', async () => {
+    const before = (await get('/pl/retrieve')).body.data.values[0].pl[0];
+    expect((await post('/case/edit', { case_id: caseId, year: 1, key: 'cogs_rate', value: 0.5 })).status).toBe(200);
+    const after = (await get('/pl/retrieve')).body.data.values[0].pl[0];
+    expect(after.cogs).toBeCloseTo(before.revenue * 0.5, 0);
+    await post('/case/edit', { case_id: caseId, year: 1, key: 'cogs_rate', value: null });
+    expect((await get('/pl/retrieve')).body.data.values[0].pl[0].cogs).toBeCloseTo(before.cogs, 0);
+  });
+
+  it('answers KPI and revenue per case and year', async () => {
+    const kpi = await get('/kpi/retrieve');
+    expect(kpi.status).toBe(200);
+    const year1 = kpi.body.data.values[0].kpi[0];
+    expect(year1.monthly).toHaveLength(12);
+    expect(year1.quarterly).toHaveLength(4);
+    const revenue = await get('/revenue/retrieve');
+    expect(revenue.status).toBe(200);
+    expect(revenue.body.data.values[0].revenue[0].monthly).toHaveLength(12);
+    expect((await post('/revenue/edit', { case_id: caseId, year: 1, value: 0.8 })).status).toBe(200);
+    const revised = await get('/revenue/retrieve');
+    expect(revised.body.data.values[0].revenue[0].recurring_revenue_rate).toBeCloseTo(0.8);
+  });
+
+  it('offers per-employee references with alerts per year', async () => {
+    const answer = await get('/suggestions/per-employee', { case_id: caseId });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.arr_per_employee.average).toBeGreaterThan(0);
+    expect(answer.body.data.arr_per_employee.companies.length).toBeGreaterThan(0);
+    expect(answer.body.data.alerts).toHaveLength(6);
+  });
+});
+
+describe('cost items', () => {
+  it('creates, edits and deletes items, with the term rule as an Input Error', async () => {
+    const item = {
+      item_title: 'sm_advertising',
+      item_name: 'Search ads',
+      price: 300_000,
+      start_year: 2026,
+      start_month: 4,
+      end_year: 2027,
+      end_month: 3,
+    };
+    const created = await post('/cost/create', { case_id: caseId, year: 1, item });
+    expect(created.status).toBe(200);
+    const costId = created.body.data.cost_id;
+    let cost = (await get('/cost/retrieve')).body.data.values[0].cost[0];
+    expect(cost.groups.sm.total).toBeCloseTo(3_600_000, 0);
+    expect(cost.groups.sm.detail[0]).toMatchObject({ item_name: 'Search ads', cost_id: costId });
+
+    const wrongTerm = await post('/cost/edit', {
+      case_id: caseId,
+      cost_id: costId,
+      ...item,
+      end_year: 2026,
+      end_month: 3,
+    });
+    expect(wrongTerm.status).toBe(400);
+    expect(wrongTerm.body.title).toBe('Input Error');
+    const edited = await post('/cost/edit', { case_id: caseId, cost_id: costId, ...item, price: 100_000 });
+    expect(edited.status).toBe(200);
+    cost = (await get('/cost/retrieve')).body.data.values[0].cost[0];
+    expect(cost.groups.sm.total).toBeCloseTo(1_200_000, 0);
+
+    const badTitle = await post('/cost/create', { case_id: caseId, item: { ...item, item_title: 'rd_advertising' } });
+    expect(badTitle.status).toBe(400);
+    expect(badTitle.body.errors.item_title).toBeTruthy();
+    expect(await api.db('cost_items')).toHaveLength(1);
+
+    expect((await post('/cost/delete', { case_id: caseId, cost_id: costId })).status).toBe(200);
+    expect(await api.db('cost_items')).toHaveLength(0);
+  });
+});
+
+describe('monthly P&L', () => {
+  it('saves actuals, shows them as ACT, reverses them and keeps their values', async () => {
+    const saved = await post('/pl/monthly/edit', {
+      year: 1,
+      month: 1,
+      session: 3000,
+      lead: 200,
+      meeting: 60,
+      order: 12,
+      churn: 0,
+      arpa: 50_000,
+      cogs: 100_000,
+    });
+    expect(saved.status).toBe(200);
+    let monthly = (await get('/pl/monthly/retrieve', { case_id: caseId })).body.data.monthly_pl;
+    expect(monthly).toHaveLength(6);
+    const m1 = monthly[0].actual.monthly[0];
+    expect(m1.status).toBe('ACT');
+    expect(m1.order).toBe(12);
+    // Actual MRR = cumulative x ARPA = 12 x 50,000 (MODEL.md section 5).
+    expect(m1.mrr).toBeCloseTo(600_000, 0);
+
+    expect((await post('/pl/monthly/reverse', { year: 1, month: 1 })).status).toBe(200);
+    monthly = (await get('/pl/monthly/retrieve', { case_id: caseId })).body.data.monthly_pl;
+    expect(monthly[0].actual.monthly[0].status).toBe('EST');
+    expect(await api.db('monthly_inputs').where({ case_id: caseId, layer: 'actual', key: 'order' })).toHaveLength(1);
+    await post('/pl/monthly/edit', { year: 1, month: 1, order: 12 });
+
+    const invalid = await post('/pl/monthly/edit', { year: 1, month: 13, order: -1 });
+    expect(invalid.status).toBe(400);
+    expect(Object.keys(invalid.body.errors).sort()).toEqual(['month', 'order']);
+  });
+
+  it('saves cash-flow items and comments and revises the budget', async () => {
+    expect(
+      (
+        await post('/pl/monthly/cashflow/edit', {
+          case_id: caseId,
+          year: 1,
+          month: 1,
+          beginning_cash_balance: 50_000_000,
+        })
+      ).status,
+    ).toBe(200);
+    const monthly = (await get('/pl/monthly/retrieve', { case_id: caseId })).body.data.monthly_pl;
+    expect(monthly[0].estimate.monthly[0].beginning_cash_balance).toBeCloseTo(50_000_000, 0);
+
+    const comment = await post('/pl/monthly/comment/edit', {
+      case_id: caseId,
+      year: 1,
+      column_name: 1,
+      section: 'actual',
+      content: 'Launch month',
+    });
+    expect(comment.status).toBe(200);
+    const withComment = (await get('/pl/monthly/retrieve', { case_id: caseId })).body.data.monthly_pl;
+    expect(withComment[0].actual.monthly[0].comment).toBe('Launch month');
+
+    const revise = await post('/pl/monthly/adjust/edit', { case_id: caseId, year: 1, pattern: 'downward' });
+    expect(revise.status).toBe(200);
+    expect(await api.db('revisions').where({ case_id: caseId })).toEqual([
+      { case_id: caseId, year: 1, pattern: 'downward', month: 1 },
+    ]);
+    const noActuals = await post('/pl/monthly/adjust/edit', { case_id: caseId, year: 2, pattern: 'upward' });
+    expect(noActuals.status).toBe(400);
+  });
+
+  it('answers the dashboard and the actuals view', async () => {
+    const dashboard = await get('/dashboard/retrieve', { case_id: caseId });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.data.metrics.mrr.estimate).toHaveLength(72);
+    const actuals = await get('/actuals/retrieve', { case_id: caseId });
+    expect(actuals.status).toBe(200);
+    expect(actuals.body.data.years[0].columns).toHaveLength(17);
+  });
+});
+
+describe('home', () => {
+  it('adds daily entries into the calendar', async () => {
+    expect((await post('/home/edit', { kpi_title: 'meeting', value: 4 })).status).toBe(200);
+    expect((await post('/home/edit', { kpi_title: 'order', value: 2, date: '2026-10-13' })).status).toBe(200);
+    const home = await get('/home/retrieve');
+    expect(home.status).toBe(200);
+    expect(home.body.data.calendar.sales.actual).toEqual({ today: 4, weekly: 4, monthly: 4 });
+    expect(home.body.data.calendar.orders.actual).toEqual({ today: 0, weekly: 2, monthly: 2 });
+    expect(home.body.data.calendar.sales.estimated.monthly).toBeGreaterThan(0);
+    const bad = await post('/home/edit', { kpi_title: 'revenue', value: -3 });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['kpi_title', 'value']);
+  });
+});

@@ -1,0 +1,189 @@
+import { ACTUAL_KEYS, type ActualsEdit, CASH_KEYS, type CashflowEdit, type CostItemFields } from '../contract/screens';
+import type { Db } from '../db';
+import { badRequest, inputError, notFound } from '../errors';
+import { bumpVersion, type PlanAccess } from './access';
+import { caseOf, casesOf } from './plans';
+
+/** Plan month index t of month k (1..12) of plan year y (MODEL.md section 1). */
+export const planMonth = (year: number, month: number) => 12 * (year - 1) + month;
+
+async function targetCases(trx: Db, access: PlanAccess, caseId: number | undefined): Promise<number[]> {
+  if (caseId !== undefined) return [(await caseOf(trx, access.plan.id, caseId)).id];
+  return (await casesOf(trx, access.plan.id)).map((c) => c.id);
+}
+
+async function writeValues(
+  trx: Db,
+  caseId: number,
+  t: number,
+  layer: 'estimate' | 'actual',
+  values: Record<string, number | null | undefined>,
+) {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (value === null) await trx('monthly_inputs').where({ case_id: caseId, month: t, layer, key }).delete();
+    else {
+      await trx('monthly_inputs')
+        .insert({ case_id: caseId, month: t, layer, key, value })
+        .onConflict(['case_id', 'month', 'layer', 'key'])
+        .merge();
+    }
+  }
+}
+
+/** Saves a month of actuals and marks it ACT. */
+export async function saveActuals(db: Db, access: PlanAccess, edit: ActualsEdit): Promise<void> {
+  const t = planMonth(edit.year, edit.month);
+  const values: Record<string, number | null | undefined> = {};
+  for (const key of ACTUAL_KEYS) values[key] = edit[key];
+  // Only the template's own funnel rows exist (working-screens.md section 1).
+  if (access.plan.template === 'saas') delete values.registration;
+  else {
+    delete values.lead;
+    delete values.meeting;
+  }
+  await db.transaction(async (trx) => {
+    for (const caseId of await targetCases(trx, access, edit.case_id)) {
+      await writeValues(trx, caseId, t, 'actual', values);
+      await trx('monthly_status')
+        .insert({ case_id: caseId, month: t, status: 'ACT' })
+        .onConflict(['case_id', 'month'])
+        .merge();
+    }
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+/** Returns a month to forecast (EST); its entered values stay for later. */
+export async function reverseMonth(db: Db, access: PlanAccess, year: number, month: number, caseId?: number) {
+  const t = planMonth(year, month);
+  await db.transaction(async (trx) => {
+    for (const id of await targetCases(trx, access, caseId)) {
+      await trx('monthly_status')
+        .insert({ case_id: id, month: t, status: 'EST' })
+        .onConflict(['case_id', 'month'])
+        .merge();
+    }
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+/** The plan's cash-flow items of one month (the estimate view). */
+export async function saveCashflow(db: Db, access: PlanAccess, edit: CashflowEdit): Promise<void> {
+  const t = planMonth(edit.year, edit.month);
+  const values: Record<string, number | null | undefined> = {};
+  for (const key of CASH_KEYS) values[key] = edit[key];
+  await db.transaction(async (trx) => {
+    await caseOf(trx, access.plan.id, edit.case_id);
+    await writeValues(trx, edit.case_id, t, 'estimate', values);
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+export async function saveComment(
+  db: Db,
+  access: PlanAccess,
+  edit: { case_id: number; year: number; column_name: number; section: string; content: string },
+) {
+  await db.transaction(async (trx) => {
+    await caseOf(trx, access.plan.id, edit.case_id);
+    const key = {
+      case_id: edit.case_id,
+      year: edit.year,
+      column_name: String(edit.column_name),
+      section: edit.section,
+    };
+    if (edit.content.trim() === '') await trx('comments').where(key).delete();
+    else {
+      await trx('comments')
+        .insert({ ...key, content: edit.content, updated_at: trx.fn.now() })
+        .onConflict(['case_id', 'year', 'column_name', 'section'])
+        .merge();
+    }
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+/**
+ * Revises the year's budget from its latest ACT month L (MODEL.md section 6).
+ * @throws ApiError 400 when the year has no actual month yet, or no month left after it
+ */
+export async function reviseBudget(db: Db, access: PlanAccess, caseId: number, year: number, pattern: string) {
+  await db.transaction(async (trx) => {
+    await caseOf(trx, access.plan.id, caseId);
+    const latest = await trx('monthly_status')
+      .where({ case_id: caseId, status: 'ACT' })
+      .whereBetween('month', [planMonth(year, 1), planMonth(year, 12)])
+      .max<{ max: number | null }[]>('month as max');
+    const L = latest[0]?.max ?? null;
+    if (L === null) throw badRequest({ year: 'enter actuals for this year before revising its budget' });
+    if (L >= planMonth(year, 12))
+      throw badRequest({ year: 'every month of this year has actuals; nothing is left to revise' });
+    await trx('revisions').insert({ case_id: caseId, year, pattern, month: L }).onConflict(['case_id', 'year']).merge();
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+/** Daily actuals from home; they add up into the month's actual of that metric (MODEL.md section 5). */
+export async function saveDaily(db: Db, access: PlanAccess, date: string, key: string, value: number) {
+  await db.transaction(async (trx) => {
+    await trx('daily_entries')
+      .insert({ plan_id: access.plan.id, date, key, value })
+      .onConflict(['plan_id', 'date', 'key'])
+      .merge();
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+/** @throws ApiError 400 titled "Input Error" when the term ends before it starts (working-screens.md section 5) */
+export function checkTerm(item: CostItemFields): void {
+  if (item.start_year * 12 + item.start_month > item.end_year * 12 + item.end_month) {
+    throw inputError('end_month', 'the end date cannot be earlier than the start date');
+  }
+}
+
+const costFields = (item: CostItemFields): CostItemFields => ({
+  item_title: item.item_title,
+  item_name: item.item_name,
+  price: item.price,
+  start_year: item.start_year,
+  start_month: item.start_month,
+  end_year: item.end_year,
+  end_month: item.end_month,
+});
+
+export const costGroupOf = (itemTitle: string) => itemTitle.split('_')[0] as 'cogs' | 'sm' | 'rd' | 'ga';
+
+export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
+  checkTerm(item);
+  return db.transaction(async (trx) => {
+    await caseOf(trx, access.plan.id, caseId);
+    const [row] = await trx('cost_items')
+      .insert({ case_id: caseId, ...costFields(item) })
+      .returning('id');
+    await bumpVersion(trx, access.plan.id);
+    return Number(row?.id);
+  });
+}
+
+export async function costItemOf(db: Db, access: PlanAccess, caseId: number, costId: number) {
+  await caseOf(db, access.plan.id, caseId);
+  const row = await db('cost_items').where({ id: costId, case_id: caseId }).first();
+  if (!row) throw notFound('the cost item');
+  return row as CostItemFields & { id: number };
+}
+
+export async function editCostItem(db: Db, access: PlanAccess, caseId: number, costId: number, item: CostItemFields) {
+  checkTerm(item);
+  await db.transaction(async (trx) => {
+    await trx('cost_items').where({ id: costId, case_id: caseId }).update(costFields(item));
+    await bumpVersion(trx, access.plan.id);
+  });
+}
+
+export async function deleteCostItem(db: Db, access: PlanAccess, caseId: number, costId: number) {
+  await db.transaction(async (trx) => {
+    await trx('cost_items').where({ id: costId, case_id: caseId }).delete();
+    await bumpVersion(trx, access.plan.id);
+  });
+}

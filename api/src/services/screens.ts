@@ -1,0 +1,177 @@
+/**
+ * Answers of the working screens. Every number comes from the plan's engine workbook; this file only picks the
+ * cases and areas the caller may see and shapes the spec's answers.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { Db } from '../db';
+import { notFound } from '../errors';
+import { COST_AREAS, levelFor, type PlanAccess } from './access';
+import { planColors } from './plans';
+import type { CompiledPlan, WorkbookCache } from './workbooks';
+
+export interface ScreenContext {
+  db: Db;
+  workbooks: WorkbookCache;
+  access: PlanAccess;
+  today: Date;
+}
+
+/** The calendar month the plan is read at (the "current" month of MODEL.md section 1), in UTC. */
+export const asOfOf = (today: Date) => ({ year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 });
+
+export async function compiledPlan(ctx: ScreenContext): Promise<CompiledPlan> {
+  return ctx.workbooks.get(ctx.db, ctx.access.plan, asOfOf(ctx.today));
+}
+
+/** The workbook's case index of a case id; without an id, the first case (the screens' default). */
+export function caseIndexOf(compiled: CompiledPlan, caseId: number | undefined): number {
+  if (caseId === undefined) return 0;
+  const index = compiled.caseIds.indexOf(caseId);
+  if (index < 0) throw notFound('the case');
+  return index;
+}
+
+async function perCase<T>(ctx: ScreenContext, read: (compiled: CompiledPlan, index: number) => T) {
+  const compiled = await compiledPlan(ctx);
+  return compiled.caseIds.map((caseId, index) => {
+    const c = compiled.workbook.plan.cases[index];
+    return { case_id: caseId, case_name: c?.case_name ?? '', case_rate: c?.case_rate ?? 1, ...read(compiled, index) };
+  });
+}
+
+export async function plAnswer(ctx: ScreenContext) {
+  const values = await perCase(ctx, (compiled, index) => ({
+    model: compiled.workbook.plan.cases[index]?.model ?? null,
+    pl: compiled.workbook.annualPl(index),
+  }));
+  return { values, colors: await planColors(ctx.db, ctx.access.plan.id) };
+}
+
+export const kpiAnswer = async (ctx: ScreenContext) => ({
+  values: await perCase(ctx, (compiled, index) => ({ kpi: compiled.workbook.kpi(index) })),
+});
+
+export const revenueAnswer = async (ctx: ScreenContext) => ({
+  values: await perCase(ctx, (compiled, index) => ({ revenue: compiled.workbook.revenue(index) })),
+});
+
+/** Cost per year and case, holding only the groups the caller's roles show (working-screens.md section 6). */
+export async function costAnswer(ctx: ScreenContext) {
+  const visible = COST_AREAS.filter((area) => levelFor(ctx.access, area) !== 'no_access');
+  const all = visible.length === COST_AREAS.length;
+  const values = await perCase(ctx, (compiled, index) => ({
+    cost: compiled.workbook.costs(index).map((year) => ({
+      year: year.year,
+      total_cost: all ? year.total_cost : null,
+      groups: Object.fromEntries(
+        Object.entries(year.groups).filter(([group]) => (group === 'all' ? all : visible.includes(group as never))),
+      ),
+    })),
+  }));
+  return { values, visible_groups: visible };
+}
+
+export async function dashboardAnswer(ctx: ScreenContext, caseId: number | undefined) {
+  const compiled = await compiledPlan(ctx);
+  const index = caseIndexOf(compiled, caseId);
+  return { case_id: compiled.caseIds[index], ...compiled.workbook.dashboard(index) };
+}
+
+export async function monthlyAnswer(ctx: ScreenContext, caseId: number | undefined) {
+  const compiled = await compiledPlan(ctx);
+  const index = caseIndexOf(compiled, caseId);
+  return { case_id: compiled.caseIds[index], monthly_pl: compiled.workbook.monthlyPl(index) };
+}
+
+/** The actual view (ACT months as entered, the forecast elsewhere) of every year of a case. */
+export async function actualsAnswer(ctx: ScreenContext, caseId: number | undefined) {
+  const compiled = await compiledPlan(ctx);
+  const index = caseIndexOf(compiled, caseId);
+  const years = [1, 2, 3, 4, 5, 6].map((year) => ({
+    year,
+    columns: compiled.workbook.monthlyGrid(index, year, 'actual'),
+  }));
+  return { case_id: compiled.caseIds[index], years };
+}
+
+const companyList = z.object({
+  average: z.number(),
+  companies: z.array(z.object({ name: z.string(), value: z.number() })),
+});
+const suggestionFile = z.object({
+  source: z.string(),
+  JPY: z.object({ arr_per_employee: companyList, revenue_per_employee: companyList }),
+  USD: z.object({ arr_per_employee: companyList, revenue_per_employee: companyList }),
+});
+let suggestions: Promise<z.infer<typeof suggestionFile>> | undefined;
+
+/** Reference ARR and revenue per employee, with the plan years whose per-head figure is below the average. */
+export async function perEmployeeAnswer(ctx: ScreenContext, caseId: number | undefined, fixturesDir: string) {
+  suggestions ??= readFile(resolve(fixturesDir, 'suggestions', 'per-employee.json'), 'utf8').then((text) =>
+    suggestionFile.parse(JSON.parse(text)),
+  );
+  const reference = (await suggestions)[ctx.access.plan.currency];
+  const compiled = await compiledPlan(ctx);
+  const index = caseIndexOf(compiled, caseId);
+  const pl = compiled.workbook.annualPl(index);
+  const below = (value: number | null, average: number) => value !== null && value < average;
+  return {
+    arr_per_employee: reference.arr_per_employee,
+    revenue_per_employee: reference.revenue_per_employee,
+    alerts: pl.map((row) => ({
+      year: row.year,
+      arr_per_employee: below(row.arr_per_headcount, reference.arr_per_employee.average),
+      revenue_per_employee: below(row.revenue_per_headcount, reference.revenue_per_employee.average),
+    })),
+  };
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Home: today's, this week's and this month's daily entries of the two home metrics against the month's estimate.
+ * saas records sales (meetings) and orders; selfserve records registrations and billing (paid).
+ */
+export async function homeAnswer(ctx: ScreenContext) {
+  const { plan } = ctx.access;
+  const compiled = await compiledPlan(ctx);
+  const metrics =
+    plan.template === 'saas'
+      ? { sales: { daily: 'meeting', estimate: 'meeting' }, orders: { daily: 'order', estimate: 'order' } }
+      : { sales: { daily: 'registration', estimate: 'registration' }, orders: { daily: 'billing', estimate: 'order' } };
+  const today = isoDay(ctx.today);
+  const monthStart = `${today.slice(0, 8)}01`;
+  const weekStart = isoDay(new Date(ctx.today.getTime() - ((ctx.today.getUTCDay() + 6) % 7) * 86_400_000));
+  const rows = await ctx
+    .db('daily_entries')
+    .where({ plan_id: plan.id })
+    .andWhere('date', '>=', weekStart < monthStart ? weekStart : monthStart)
+    .andWhere('date', '<=', today)
+    .orderBy('date');
+  // The month of the plan that contains today (MODEL.md section 1), if the plan covers it.
+  const asOf = asOfOf(ctx.today);
+  const t = (asOf.year - plan.start_year) * 12 + (asOf.month - plan.start_month) + 1;
+  const year = Math.ceil(t / 12);
+  const column =
+    t >= 1 && t <= 72 ? compiled.workbook.monthlyGrid(0, year, 'estimate').find((c) => c.t === t) : undefined;
+  const calendar = Object.fromEntries(
+    Object.entries(metrics).map(([name, metric]) => {
+      const mine = rows.filter((r) => r.key === metric.daily);
+      const sum = (from: string) => mine.filter((r) => r.date >= from).reduce((total, r) => total + Number(r.value), 0);
+      const monthly = sum(monthStart);
+      const estimated = column?.values[metric.estimate] ?? null;
+      return [
+        name,
+        {
+          actual: { today: sum(today), weekly: sum(weekStart), monthly },
+          completion_rate: estimated ? (monthly / estimated) * 100 : null,
+          daily_data: mine.filter((r) => r.date >= monthStart).map((r) => ({ date: r.date, count: Number(r.value) })),
+          estimated: { monthly: estimated },
+        },
+      ];
+    }),
+  );
+  return { calendar, db_chart: [], blog: [] };
+}
