@@ -2,7 +2,14 @@
  * PlanWorkbook: one HyperFormula workbook for a plan and all its cases, built in a single `buildFromSheets` call.
  * Edits recompile the plan's inputs and hand the workbook only the cells that differ, in one batch.
  */
-import { type CellValue, DetailedCellError, HyperFormula, type RawCellContent } from 'hyperformula';
+import {
+  type CellValue,
+  DetailedCellError,
+  ExportedCellChange,
+  type ExportedChange,
+  HyperFormula,
+  type RawCellContent,
+} from 'hyperformula';
 import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
 import { applyEdits, type PlanEdit } from './edits';
 import type { ViewName } from './read/cells';
@@ -124,25 +131,31 @@ export class PlanWorkbook {
     const compiled = compilePlan(next, this.options);
     const before = this.compiled;
     let cells = 0;
-    const touched = new Set<string>();
-    this.hf.batch(() => {
+    const changes = this.hf.batch(() => {
+      const names = new Map(compiled.names.map((n) => [n.name, n.expression]));
+      for (const n of before.names) if (!names.has(n.name)) this.hf.removeNamedExpression(n.name);
       for (const name of Object.keys(before.sheets)) {
         if (!(name in compiled.sheets)) this.hf.removeSheet(this.sheetId(name));
       }
+      const added = Object.keys(compiled.sheets).filter((name) => !(name in before.sheets));
+      for (const name of added) this.hf.addSheet(name);
+      const old = new Map(before.names.map((n) => [n.name, n.expression]));
+      for (const [name, expression] of names) {
+        if (!old.has(name)) this.hf.addNamedExpression(name, expression);
+        else if (old.get(name) !== expression) this.hf.changeNamedExpression(name, expression);
+      }
       for (const [name, grid] of Object.entries(compiled.sheets)) {
-        if (!(name in before.sheets)) {
-          this.hf.addSheet(name);
+        if (added.includes(name)) {
           this.hf.setSheetContent(this.sheetId(name), grid as RawCellContent[][]);
-          cells += grid.length;
-          touched.add(name);
-          continue;
+          cells += grid.reduce((n, row) => n + row.filter((c) => c !== null).length, 0);
+        } else {
+          cells += this.patchSheet(name, before.sheets[name] ?? [], grid);
         }
-        cells += this.patchSheet(name, before.sheets[name] ?? [], grid, touched);
       }
     });
     this.compiled = compiled;
     this.current = next;
-    return { changed: this.changedModels(touched, before, compiled), cells };
+    return { changed: this.changedModels(changes, before, compiled, next), cells };
   }
 
   /** The six P&L year rows of a case's estimate. */
@@ -191,7 +204,7 @@ export class PlanWorkbook {
     return id;
   }
 
-  private patchSheet(name: string, before: Grid, after: Grid, touched: Set<string>): number {
+  private patchSheet(name: string, before: Grid, after: Grid): number {
     const id = this.sheetId(name);
     let cells = 0;
     const rows = Math.max(before.length, after.length);
@@ -208,30 +221,46 @@ export class PlanWorkbook {
         }
       }
     }
-    if (cells > 0) touched.add(name);
     return cells;
   }
 
+  /** Which read models of which case see a changed value, from HyperFormula's list of changed cells. */
   private changedModels(
-    touched: Set<string>,
+    changes: ExportedChange[],
     before: CompiledWorkbook,
     after: CompiledWorkbook,
+    next: PlanFile,
   ): ApplyResult['changed'] {
-    // Any input of a case feeds all of that case's read models through the formulas; the Plan sheet feeds every case.
-    const planTouched = touched.has('Plan');
+    const changedSheets = new Set<string>();
+    for (const change of changes) {
+      if (change instanceof ExportedCellChange) {
+        const name = this.hf.getSheetName(change.address.sheet);
+        if (name) changedSheets.add(name);
+      }
+    }
+    const previous = this.current;
     return after.cases
-      .filter(
-        (c) =>
-          planTouched ||
-          Object.values(c.sheets).some((s) => s !== undefined && touched.has(s)) ||
-          !before.cases[c.index],
-      )
-      .map((c) => ({
-        caseIndex: c.index,
-        models: ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'] as ReadModelName[],
-      }));
+      .map((layout) => {
+        const models = new Set<ReadModelName>();
+        const s = layout.sheets;
+        const hit = (...names: (string | undefined)[]) => names.some((n) => n !== undefined && changedSheets.has(n));
+        if (hit(s.assumptions, s.estimate)) for (const m of ESTIMATE_MODELS) models.add(m);
+        if (hit(s.actual, s.actualToDate, s.estimateToDate, s.variance)) models.add('monthly').add('dashboard');
+        if (hit(s.costs)) models.add('cost');
+        if (hit(s.daily)) models.add('home').add('monthly');
+        if (hit(s.dashboard)) models.add('dashboard');
+        const was = previous.cases[layout.index];
+        const now = next.cases[layout.index];
+        if (!before.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
+        if (JSON.stringify(was?.comments) !== JSON.stringify(now?.comments)) models.add('monthly');
+        if (JSON.stringify(was?.actuals) !== JSON.stringify(now?.actuals)) models.add('monthly').add('dashboard');
+        return { caseIndex: layout.index, models: [...models] };
+      })
+      .filter((c) => c.models.length > 0);
   }
 }
+
+const ESTIMATE_MODELS: ReadModelName[] = ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'];
 
 function plain(v: CellValue, sheet: string, row: number, column: number): Value {
   if (v instanceof DetailedCellError) {
