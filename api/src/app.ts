@@ -46,6 +46,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   };
   const app = new Koa<AppState>();
   app.proxy = true;
+  // A client that hangs up mid-answer is not a server failure.
+  app.on('error', (error: { code?: string }) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
+    deps.logger.error('response failed', error);
+  });
 
   // The one error middleware, first in the chain: every failure leaves as {title, message}.
   app.use(async (ctx, next) => {

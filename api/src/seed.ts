@@ -23,6 +23,8 @@ export interface SeedResult {
   planIds: number[];
 }
 
+const DEMO_PLANS = ['actuals-revisions.json', 'three-cases.json', 'selfserve-usd-custom.json'];
+
 export type PlanImporter = (db: Db, ownerId: number, planJson: unknown) => Promise<number>;
 
 /**
@@ -62,8 +64,9 @@ export async function seedIfEmpty(
   if (importPlan) {
     const plansDir = join(fixturesDir, 'plans');
     const files = (await readdir(plansDir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
-    // The demo owns as many plans as its tier allows, the fixtures' first ones.
-    for (const file of files.slice(0, 3)) {
+    // The demo owns as many plans as its tier allows; the ones with actuals and several cases show the most.
+    const preferred = DEMO_PLANS.filter((f) => files.includes(f));
+    for (const file of (preferred.length ? preferred : files).slice(0, 3)) {
       planIds.push(await importPlan(db, user.id, JSON.parse(await readFile(join(plansDir, file), 'utf8'))));
     }
   }

@@ -206,3 +206,18 @@ describe('home', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(['kpi_title', 'value']);
   });
 });
+
+describe('CSV downloads', () => {
+  it('names the file plan_case_area_yyyyMMdd.csv and answers the engine CSV', async () => {
+    const pl = await get('/pl/csv', { case_id: caseId });
+    expect(pl.status).toBe(200);
+    expect(pl.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(pl.headers.get('content-disposition')).toContain('Acme_plan_Base_case_pl_20261015.csv');
+    expect(pl.text.split('\n').length).toBeGreaterThan(5);
+    const kpi = await get('/kpi/csv', { case_id: caseId, year: 2 });
+    expect(kpi.status).toBe(200);
+    expect(kpi.headers.get('content-disposition')).toContain('_kpi_20261015.csv');
+    const badYear = await get('/kpi/csv', { case_id: caseId, year: 9 });
+    expect(badYear.status).toBe(400);
+  });
+});

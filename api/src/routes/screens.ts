@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
+import { csvFileName, kpiCsv, plCsv } from '@topline/engine';
 import type { Services } from '../app';
 import { caseIdField, planScoped } from '../contract/plans';
 import {
@@ -178,6 +179,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       const index = caseIndexOf(compiled, input.case_id);
       const body = await render(s, index, input.year);
       const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
+      // plan_case_area_yyyyMMdd.csv (working-screens.md section 7)
       const name = csvFileName(s.access.plan.name, caseName, area, s.today);
       ctx.set(
         'Content-Disposition',
@@ -187,14 +189,8 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       ctx.body = body;
     });
 
-  void csv;
-}
-
-/** plan_case_area_yyyyMMdd.csv (working-screens.md section 7), with characters unsafe in file names replaced. */
-export function csvFileName(planName: string, caseName: string, area: string, today: Date): string {
-  const clean = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '-').replace(/^-+|-+$/g, '') || '-';
-  const day = today.toISOString().slice(0, 10).replaceAll('-', '');
-  return `${clean(planName)}_${clean(caseName)}_${area}_${day}.csv`;
+  csv('/pl/csv', 'pl', 'pl', async (s, index) => plCsv((await compiledPlan(s)).workbook, index));
+  csv('/kpi/csv', 'kpi', 'kpi', async (s, index, year) => kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1));
 }
 
 const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '_');
