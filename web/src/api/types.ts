@@ -19,6 +19,10 @@ export interface UserPlan {
   plan: string;
   is_trial: boolean;
   trial_end: string | null;
+  /** Computed by the server when it answers them; the web falls back to its own mirror of the rules. */
+  trial_days_left?: number | null;
+  owned_plan_limit?: number;
+  can_create_plan?: boolean;
 }
 
 export interface Company {

@@ -12,7 +12,7 @@ export function tierOf(user: User | null | undefined): Tier {
 const OWNED_PLAN_LIMIT: Record<Tier, number> = { free: 1, basic: 2, team: 3 };
 
 export function ownedPlanLimit(user: User | null | undefined): number {
-  return OWNED_PLAN_LIMIT[tierOf(user)];
+  return user?.plan.owned_plan_limit ?? OWNED_PLAN_LIMIT[tierOf(user)];
 }
 
 export function ownedPlans(plans: readonly BusinessPlanItem[]): BusinessPlanItem[] {

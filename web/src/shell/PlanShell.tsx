@@ -72,7 +72,7 @@ export default function PlanShell() {
   const locked = plan.is_owner && isTierLocked(user, screenKey);
   const allowed = hasAccess(plan, screen);
   const Screen = SCREEN_COMPONENTS[screenKey];
-  const trialDays = user.plan.is_trial ? trialDaysLeft(user.plan.trial_end) : null;
+  const trialDays = user.plan.is_trial ? (user.plan.trial_days_left ?? trialDaysLeft(user.plan.trial_end)) : null;
 
   const toggle = () => {
     setCollapsed((value) => {

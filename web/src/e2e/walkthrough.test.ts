@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowSignup } from '../../../api/src/services/users';
+import { newPage, resetLinkFor, type Stack, screenshot, startStack } from './browser';
+
+const PASSWORD = 'Founder#2026';
+const NEW_PASSWORD = 'Runway#2027';
+const ANCHORS = [
+  'section-hero',
+  'section-steps',
+  'section-feature',
+  'section-voices',
+  'section-media',
+  'section-price',
+  'section-product',
+];
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('web walkthrough in headless Chromium', () => {
+  it('shows the Japanese landing page with every section, the demo button, yen prices and a wrapping carousel', async () => {
+    const { context, page } = await newPage(stack, { locale: 'ja-JP' });
+    await page.goto('/');
+    await page.locator('h1').first().waitFor();
+    for (const id of ANCHORS) expect(await page.locator(`#${id}`).count(), id).toBe(1);
+    expect(await page.locator('html').getAttribute('lang')).toBe('ja');
+    expect(await page.locator('[data-test="demo-request"]').count()).toBeGreaterThan(0);
+    const price = page.locator('#section-price');
+    expect(await price.textContent()).toContain('¥9,980');
+    await price.getByRole('button', { name: /年払い/ }).click();
+    expect(await price.textContent()).toContain('¥8,483');
+    expect(await price.textContent()).toContain('15% OFF');
+    const voices = page.locator('#section-voices');
+    expect(await voices.locator('.carousel-position').textContent()).toBe('1 / 10');
+    await voices.getByRole('button', { name: '前の声' }).click();
+    expect(await voices.locator('.carousel-position').textContent()).toBe('10 / 10');
+    await voices.getByRole('button', { name: '次の声' }).click();
+    expect(await voices.locator('.carousel-position').textContent()).toBe('1 / 10');
+    await screenshot(page, 'landing-ja-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByRole('button', { name: 'メニューを開く' }).click();
+    const menu = page.getByRole('dialog');
+    for (const id of ANCHORS) expect(await menu.locator(`a[href="#${id}"]`).count(), id).toBe(1);
+    await screenshot(page, 'landing-ja-375-menu');
+    await menu.getByRole('button', { name: 'メニューを閉じる' }).click();
+    await screenshot(page, 'landing-ja-375');
+    await context.close();
+  });
+
+  it('shows the English landing page in dollars and without the demo button', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/');
+    await page.locator('#section-hero h1').waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.locator('[data-test="demo-request"]').count()).toBe(0);
+    const price = page.locator('#section-price');
+    expect(await price.textContent()).toContain('$98');
+    await price.getByRole('button', { name: /Annual/ }).click();
+    expect(await price.textContent()).toContain('$84');
+    expect(await price.textContent()).toContain('$127');
+    await screenshot(page, 'landing-en-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'landing-en-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The page can be switched to Japanese, which brings the demo button.
+    await page.locator('.site-header .language-switch').selectOption('ja');
+    expect(await page.locator('#section-hero h1').textContent()).toContain('目標ARR');
+    expect(await page.locator('[data-test="demo-request"]').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('serves legal pages, 404 and 500', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/terms');
+    await page.locator('main h1').waitFor();
+    expect(await page.locator('main h2').count()).toBe(26);
+    await page.goto('/privacyPolicy');
+    await page.waitForURL('**/privacy-policy');
+    await page.locator('main h1').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Privacy Policy');
+    await page.goto('/law');
+    await page.locator('dl.legal-table').waitFor();
+    expect(await page.locator('dl.legal-table').textContent()).toContain('Tokyo');
+    await page.goto('/no/such/page');
+    await page.locator('.error-code').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Not Found');
+    await page.goto('/500');
+    await page.locator('.error-code').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Internal Error');
+    await page.locator('.logo').click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+
+  it('refuses sign-up for an address that has not had a demo, and sends anonymous visitors Home', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/business-plans/1/pl');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('not-a-mail');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await page.locator('.field-error').textContent()).toBe('Enter in e-mail format');
+    await page.getByLabel('E-mail').fill('stranger@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.locator('[data-test="demo-required"]').waitFor();
+    await screenshot(page, 'login-demo-required-1280');
+    await context.close();
+  });
+
+  it('signs up an allowed address, runs the wizard to a new plan and shows the Free tier locks', async () => {
+    await allowSignup(stack.api.db, 'founder@example.com');
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('founder@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.locator('[data-state="signup"]').waitFor();
+    await page.getByLabel('New password').fill('short');
+    await page.getByLabel('Password (confirmation)').fill('short');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    expect(await page.locator('.field-error').first().textContent()).toBe('New password must be at least 8 characters');
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Password (confirmation)').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL('**/create');
+
+    // Step 1: Next stays disabled until name and company are given.
+    const next = page.getByRole('button', { name: 'Next' });
+    expect(await next.isDisabled()).toBe(true);
+    await page.getByLabel('Name', { exact: true }).fill('Hana Sato');
+    await page.getByLabel('Company name').fill('Acme SaaS');
+    await screenshot(page, 'wizard-step1-1280');
+    await next.click();
+
+    // Step 2: the engine computes the summary in the browser.
+    const summary = page.locator('[data-test="wizard-summary"]');
+    await summary.locator('[data-summary="customers"]').waitFor({ timeout: 30_000 });
+    // ¥5,000,000 ARR at ¥15,000 ARPA: 5,000,000 / 12 / 15,000 = 27.8, so 28 customers at month 12.
+    expect(await summary.locator('[data-summary="customers"] dd').textContent()).toBe('28');
+    expect(await summary.locator('[data-summary="staff"] dd').textContent()).toBe('1');
+    await page.getByLabel('Currency').selectOption('USD');
+    expect(await page.locator('[data-test="arr-value"]').textContent()).toBe('$50,000');
+    expect(await page.locator('[data-test="arpa-value"]').textContent()).toBe('$150');
+    await page.getByLabel('Currency').selectOption('JPY');
+    expect(await page.locator('[data-test="arr-value"]').textContent()).toBe('¥5,000,000');
+    const create = page.getByRole('button', { name: 'Create plan' });
+    expect(await create.isDisabled()).toBe(true);
+    await page.getByLabel('Business plan name').fill('Acme plan');
+    await screenshot(page, 'wizard-step2-1280');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'wizard-step2-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await create.click();
+    await page.waitForURL(/\/business-plans\/\d+\/pl$/);
+    const planPath = new URL(page.url()).pathname.replace(/\/pl$/, '');
+    await page.locator('[data-screen="pl"]').first().waitFor();
+    // The year switcher is hidden on P&L.
+    expect(await page.locator('[data-test="year-switcher"]').count()).toBe(0);
+    await screenshot(page, 'shell-pl-1280');
+
+    // Free: the KPI and dashboard screens show the upgrade placeholder; no plus button; Knowledge hidden.
+    await page.locator('.menu [data-screen="kpi"]').click();
+    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    expect(await page.locator('[data-test="year-switcher"]').count()).toBe(1);
+    expect(await page.locator('.year-label strong').textContent()).toMatch(/^Year [1-6]$/);
+    await screenshot(page, 'shell-locked-1280');
+    await page.locator('.menu [data-screen="dashboard"]').click();
+    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    expect(await page.locator('.plan-add').count()).toBe(0);
+    expect(await page.locator('[data-link="knowledge"]').count()).toBe(0);
+    expect(await page.locator('.menu [data-screen="setting"]').count()).toBe(1);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(page, 'shell-locked-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The plan limit: /create sends a Free owner of one plan to that plan's home.
+    await page.goto('/create');
+    await page.waitForURL(`**${planPath}/home`);
+
+    // Settings modal: plan list with the template label, no add button; then log out.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.locator('.plan-card').first().waitFor();
+    expect(await modal.locator('.template-label').first().textContent()).toBe('SaaS');
+    expect(await modal.locator('.plan-card-add').count()).toBe(0);
+    await modal.getByRole('tab', { name: 'Profile' }).click();
+    expect(await modal.locator('[data-test="profile-email"]').textContent()).toBe('founder@example.com');
+    await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
+    await modal.locator('.price-card').first().waitFor();
+    await screenshot(page, 'settings-plan-1280');
+    await modal.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+
+  it('signs in with the password and lands on the first owned plan', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('founder@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.locator('[data-state="signin"]').waitFor();
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('Login failed, check your input.').waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/business-plans\/\d+\/pl$/);
+    await context.close();
+  });
+
+  it('resets the password through the link in the outbox', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/password-reset?key=not-a-real-token');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('founder@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.locator('[data-state="forgot"]').waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('[data-state="email"]').waitFor();
+    let link: string | null = null;
+    for (let i = 0; i < 50 && !link; i += 1) {
+      link = resetLinkFor(stack.outboxDir, 'founder@example.com');
+      if (!link) await page.waitForTimeout(100);
+    }
+    expect(link).not.toBeNull();
+    const target = new URL(link ?? '');
+    await page.goto(`${target.pathname}${target.search}`);
+    await page.getByLabel('New password').waitFor();
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await page.getByLabel('Password (confirmation)').fill(NEW_PASSWORD);
+    await screenshot(page, 'password-reset-1280');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.form-message.success').waitFor();
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('founder@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/business-plans\/\d+\/pl$/);
+    await context.close();
+  });
+});
