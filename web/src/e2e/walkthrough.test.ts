@@ -29,6 +29,7 @@ describe('web walkthrough in headless Chromium', () => {
     const { context, page } = await newPage(stack, { locale: 'ja-JP' });
     await page.goto('/');
     await page.locator('h1').first().waitFor();
+    await screenshot(page, 'landing-ja-1280');
     for (const id of ANCHORS) expect(await page.locator(`#${id}`).count(), id).toBe(1);
     expect(await page.locator('html').getAttribute('lang')).toBe('ja');
     expect(await page.locator('[data-test="demo-request"]').count()).toBeGreaterThan(0);
@@ -43,14 +44,15 @@ describe('web walkthrough in headless Chromium', () => {
     expect(await voices.locator('.carousel-position').textContent()).toBe('10 / 10');
     await voices.getByRole('button', { name: '次の声' }).click();
     expect(await voices.locator('.carousel-position').textContent()).toBe('1 / 10');
-    await screenshot(page, 'landing-ja-1280');
     await page.setViewportSize({ width: 375, height: 812 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'landing-ja-375');
     await page.getByRole('button', { name: 'メニューを開く' }).click();
     const menu = page.getByRole('dialog');
     for (const id of ANCHORS) expect(await menu.locator(`a[href="#${id}"]`).count(), id).toBe(1);
     await screenshot(page, 'landing-ja-375-menu');
     await menu.getByRole('button', { name: 'メニューを閉じる' }).click();
-    await screenshot(page, 'landing-ja-375');
+    expect(await page.getByRole('dialog').count()).toBe(0);
     await context.close();
   });
 
@@ -58,6 +60,7 @@ describe('web walkthrough in headless Chromium', () => {
     const { context, page } = await newPage(stack, { locale: 'en-US' });
     await page.goto('/');
     await page.locator('#section-hero h1').waitFor();
+    await screenshot(page, 'landing-en-1280');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.locator('[data-test="demo-request"]').count()).toBe(0);
     const price = page.locator('#section-price');
@@ -65,8 +68,8 @@ describe('web walkthrough in headless Chromium', () => {
     await price.getByRole('button', { name: /Annual/ }).click();
     expect(await price.textContent()).toContain('$84');
     expect(await price.textContent()).toContain('$127');
-    await screenshot(page, 'landing-en-1280');
     await page.setViewportSize({ width: 375, height: 812 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'landing-en-375');
     await page.setViewportSize({ width: 1280, height: 800 });
     // The page can be switched to Japanese, which brings the demo button.
