@@ -1,0 +1,148 @@
+/**
+ * Engine budgets of DESIGN.md ("Performance budgets"), measured as ratios within this one process:
+ * building the three-case plan against HyperFormula's own 10,000-row x 3-formula sheet, one assumption edit against
+ * that build, 100 actuals in one batch against one by one, and the heap a built plan holds. Printed, never asserted.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { HyperFormula } from 'hyperformula';
+import type { PlanEdit } from '../engine/src/edits';
+import { PlanWorkbook } from '../engine/src/workbook';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/plans');
+const AS_OF = { year: 2026, month: 9 };
+const WARMUP = 1;
+const RUNS = 5;
+const HF_ROWS = 10_000;
+
+export async function run(): Promise<void> {
+  const { file, plan } = benchmarkPlan();
+
+  const hfBuild = median(
+    repeat(() => {
+      const hf = HyperFormula.buildFromArray(hyperFormulaSheet(HF_ROWS), { licenseKey: 'gpl-v3' });
+      hf.destroy();
+    }),
+  );
+  line(`HyperFormula, ${HF_ROWS.toLocaleString('en-US')} rows x 3 formulas`, `${ms(hfBuild)} (median of ${RUNS})`);
+
+  const build = median(
+    repeat(() => {
+      PlanWorkbook.build(plan, { asOf: AS_OF }).destroy();
+    }),
+  );
+  line(`build ${file}`, `${ms(build)}`, ratio(build / hfBuild, 0.7, 'of HyperFormula'));
+
+  const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+  let churn = 0.025;
+  const edit = median(
+    repeat(() => {
+      wb.apply({ type: 'year', caseIndex: 0, year: 1, key: 'churn_rate', value: churn });
+      // Alternate the value so that every run changes the workbook.
+      churn = churn === 0.025 ? 0.026 : 0.025;
+    }),
+  );
+  wb.destroy();
+  line('one assumption edit (Y1 churn, case 1)', ms(edit), ratio(edit / build, 0.1, 'of the build'));
+
+  const edits = actualEdits(100);
+  const batched = PlanWorkbook.build(plan, { asOf: AS_OF });
+  const batch = time(() => batched.apply(edits));
+  const single = PlanWorkbook.build(plan, { asOf: AS_OF });
+  const oneByOne = time(() => {
+    for (const e of edits) single.apply(e);
+  });
+  line('100 actuals in one batch', ms(batch));
+  line('100 actuals one by one', ms(oneByOne), `batch / one by one = ${(batch / oneByOne).toFixed(3)}x`);
+  batched.destroy();
+  single.destroy();
+
+  const growth = heapGrowth(() => PlanWorkbook.build(plan, { asOf: AS_OF }));
+  line(`heap held by a built ${file}`, `${growth.toFixed(1)} MB`);
+}
+
+/** The three-case fixture, or the first fixture while it does not exist yet. */
+function benchmarkPlan(): { file: string; plan: unknown } {
+  const preferred = 'three-cases.json';
+  const file = existsSync(join(FIXTURES, preferred))
+    ? preferred
+    : readdirSync(FIXTURES)
+        .filter((f) => f.endsWith('.json'))
+        .sort()[0];
+  if (!file) throw new Error(`no plan fixture in ${FIXTURES}`);
+  return { file, plan: JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) };
+}
+
+/** HyperFormula's benchmark-like sheet: a number in column A and three formulas on it in every row. */
+function hyperFormulaSheet(rows: number): (number | string)[][] {
+  return Array.from({ length: rows }, (_, i) => {
+    const n = i + 1;
+    return [n, `=A${n}*2`, `=B${n}+A${n}`, `=SUM(A${n}:C${n})`];
+  });
+}
+
+/** Actuals of months 1..72 and again from month 1, with values that vary from entry to entry. */
+function actualEdits(count: number): PlanEdit[] {
+  return Array.from({ length: count }, (_, i) => ({
+    type: 'actual' as const,
+    caseIndex: 0,
+    month: (i % 72) + 1,
+    values: {
+      order: 5 + (i % 4),
+      churn: 1 + (i % 2),
+      session: 1000 + 10 * i,
+      lead: 70 + (i % 7),
+      meeting: 20 + (i % 5),
+    },
+  }));
+}
+
+function repeat(f: () => void): number[] {
+  for (let i = 0; i < WARMUP; i++) f();
+  return Array.from({ length: RUNS }, () => time(f));
+}
+
+function time(f: () => void): number {
+  const start = performance.now();
+  f();
+  return performance.now() - start;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+/** Heap still in use after `make` (its result kept alive), in MB, each side measured after a full collection. */
+function heapGrowth(make: () => PlanWorkbook): number {
+  const gc = collector();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const wb = make();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  wb.destroy();
+  return (after - before) / 1024 / 1024;
+}
+
+/** `global.gc` when node runs with --expose-gc, else the same function exposed at run time. */
+function collector(): () => void {
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+function ms(x: number): string {
+  return `${x.toFixed(1)} ms`;
+}
+
+function ratio(x: number, budget: number, of: string): string {
+  return `${x.toFixed(3)}x ${of} (budget <= ${budget}x: ${x <= budget ? 'within' : 'OVER'})`;
+}
+
+function line(what: string, ...figures: string[]): void {
+  console.log(`   ${what.padEnd(44)} ${figures.join('  ')}`);
+}

@@ -1,0 +1,206 @@
+/**
+ * Number formats of the spreadsheet exports (XLSX and Google Sheets), decided per cell from the workbook's layout:
+ * money in the plan's currency, rates as percentages, counts with one decimal (customers are real numbers in the
+ * engine), and plain integers for months and years.
+ */
+import { ASSUMPTION_ROWS, PLAN_NAMES, type PlanName } from '../compile/assumptions';
+import { VARIANCE_BLOCKS, varianceRow } from '../compile/compare';
+import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS, type DashboardScalar } from '../compile/dashboard';
+import type { CaseLayout, CompiledWorkbook } from '../compile/index';
+import { RATE_KEYS, ROWS } from '../rows';
+import type { Currency } from '../schema';
+
+/**
+ * - `money`: the currency's decimals; `rate`: a fraction shown as a percentage; `count`: customers, sessions;
+ * - `whole`: head count and daily entries; `integer`: months, years, indexes (no thousands separator);
+ * - `multiple`: growth multiples, case rates, LTV/CAC, burn multiple; `points`: a percentage already times 100.
+ */
+export type FormatKind = 'money' | 'rate' | 'count' | 'whole' | 'integer' | 'multiple' | 'points';
+
+export function formatPattern(kind: FormatKind, currency: Currency): string {
+  switch (kind) {
+    case 'money':
+      return currency === 'JPY' ? '#,##0' : '#,##0.00';
+    case 'rate':
+      return '0.0%';
+    case 'count':
+      return '#,##0.0';
+    case 'whole':
+      return '#,##0';
+    case 'integer':
+      return '0';
+    case 'multiple':
+      return '0.00';
+    case 'points':
+      return '0.0';
+  }
+}
+
+/** Format of a metric row of a period sheet (estimate, actual and their masked copies), by its key. */
+export function metricFormat(key: string): FormatKind {
+  if (RATE_KEYS.has(key)) return 'rate';
+  if (ROWS.some((r) => r.key === key && r.money)) return 'money';
+  switch (key) {
+    case 't':
+    case 'segment':
+    case 'cash_out_month':
+      return 'integer';
+    case 'employees':
+      return 'whole';
+    case 'ltv_cac':
+    case 'burn_multiple':
+      return 'multiple';
+    default:
+      return 'count';
+  }
+}
+
+const PLAN_FORMATS: Partial<Record<PlanName, FormatKind>> = {
+  target_arr: 'money',
+  plan_arpa: 'money',
+  arr_per_head: 'money',
+  churn_band_low: 'money',
+  churn_band_high: 'money',
+  period: 'integer',
+  start_year: 'integer',
+  start_month: 'integer',
+  as_of_month: 'integer',
+};
+
+function assumptionFormat(key: string): FormatKind {
+  switch (key) {
+    case 'case_rate':
+    case 'growth_multiple':
+      return 'multiple';
+    case 'arr':
+    case 'mrr_target':
+    case 'arpa':
+      return 'money';
+    case 'upselling_month':
+      return 'integer';
+    case 'employees':
+      return 'whole';
+    default:
+      return key.endsWith('_rate') ? 'rate' : 'count';
+  }
+}
+
+const SCALAR_FORMATS: Record<DashboardScalar, FormatKind> = {
+  latest_actual_month: 'integer',
+  runway_from_month: 'integer',
+  cash_out_month: 'integer',
+  forecast_monthes: 'integer',
+  mrr_goal: 'money',
+  mrr_as_is: 'money',
+  mrr_progress_percent: 'points',
+};
+
+const COST_META_FORMATS: Record<string, FormatKind> = {
+  price: 'money',
+  start_year: 'integer',
+  start_month: 'integer',
+  end_year: 'integer',
+  end_month: 'integer',
+  start_t: 'integer',
+  end_t: 'integer',
+};
+
+/** The format of a cell (0-based row and column), or undefined for labels, headers and text. */
+export type CellFormatOf = (row: number, column: number) => FormatKind | undefined;
+
+const none: CellFormatOf = () => undefined;
+
+/** Builds the cell-format lookup of one sheet of a compiled workbook. */
+export function sheetFormats(layout: CompiledWorkbook, sheet: string): CellFormatOf {
+  if (sheet === 'Plan') {
+    return (row, column) => (column === 1 && row > 0 ? PLAN_FORMATS[PLAN_NAMES[row - 1] as PlanName] : undefined);
+  }
+  for (const c of layout.cases) {
+    const s = c.sheets;
+    if (sheet === s.assumptions) {
+      return (row, column) => {
+        const key = ASSUMPTION_ROWS[row - 1]?.key;
+        return column > 0 && key ? assumptionFormat(key) : undefined;
+      };
+    }
+    if ([s.estimate, s.actual, s.actualToDate, s.estimateToDate].includes(sheet)) return periodSheetFormats(c);
+    if (sheet === s.variance) return varianceFormats(c);
+    if (sheet === s.costs) return costFormats(c, layout.sheets[sheet]?.[0] ?? []);
+    if (sheet === s.dashboard) return dashboardFormats(c);
+    if (sheet === s.daily) return (row, column) => (row > 0 && column > 1 ? 'whole' : undefined);
+  }
+  return none;
+}
+
+function invert(rowOf: Record<string, number>): Map<number, string> {
+  return new Map(Object.entries(rowOf).map(([key, row]) => [row, key]));
+}
+
+function periodSheetFormats(c: CaseLayout): CellFormatOf {
+  const keyOf = invert(c.rowOf);
+  return (row, column) => {
+    const key = keyOf.get(row);
+    return column > 0 && key ? metricFormat(key) : undefined;
+  };
+}
+
+function varianceFormats(c: CaseLayout): CellFormatOf {
+  const byRow = new Map<number, FormatKind>();
+  for (const block of VARIANCE_BLOCKS) {
+    for (const r of c.varianceRows) {
+      byRow.set(varianceRow(c.varianceRows, block, r.key), block === 'difference_value' ? metricFormat(r.key) : 'rate');
+    }
+  }
+  return (row, column) => (column > 0 ? byRow.get(row) : undefined);
+}
+
+function costFormats(c: CaseLayout, header: readonly (string | number | null)[]): CellFormatOf {
+  const pointsRows = new Set(Object.values(c.costs.summaryRow).map((r) => r.budgetary_averages));
+  return (row, column) => {
+    if (row === 0 || column === 0) return undefined;
+    const label = header[column];
+    if (typeof label === 'string' && label in COST_META_FORMATS) return COST_META_FORMATS[label];
+    if (label === 'item_title') return undefined;
+    return pointsRows.has(row) ? 'points' : 'money';
+  };
+}
+
+function dashboardFormats(c: CaseLayout): CellFormatOf {
+  const d = c.dashboard;
+  const keyOf = invert(d.metricRow);
+  const scalarOf = new Map(DASHBOARD_SCALARS.map((k) => [d.scalarRow[k], k]));
+  const achieved = d.column.fiscal_year_achieved;
+  const valueColumns = new Set(DASHBOARD_COLUMNS.map((k) => d.column[k]));
+  return (row, column) => {
+    const scalar = scalarOf.get(row);
+    if (scalar) return column === 1 ? SCALAR_FORMATS[scalar] : undefined;
+    const key = keyOf.get(row);
+    if (!key || !valueColumns.has(column)) return undefined;
+    return column === achieved ? 'rate' : metricFormat(key);
+  };
+}
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/**
+ * Column widths in characters, wide enough for each column's header and its largest formatted figure: the label
+ * column fits its labels (capped), figure columns fit their numbers.
+ */
+export function columnWidths(
+  grid: readonly (readonly (string | number | null)[])[],
+  values: readonly (readonly (string | number | null)[])[],
+): number[] {
+  const columns = Math.max(0, ...grid.map((r) => r.length));
+  const widths: number[] = [];
+  for (let c = 0; c < columns; c++) {
+    let chars = 0;
+    for (let r = 0; r < grid.length; r++) {
+      const v = values[r]?.[c] ?? grid[r]?.[c] ?? null;
+      const isFormula = typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('=');
+      const text = typeof v === 'number' ? grouped.format(v) : v === null || isFormula ? '' : v;
+      chars = Math.max(chars, text.length);
+    }
+    widths.push(c === 0 ? Math.min(48, Math.max(12, chars + 2)) : Math.min(24, Math.max(10, chars + 3)));
+  }
+  return widths;
+}

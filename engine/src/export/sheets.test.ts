@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assumptionRow } from '../compile/assumptions';
+import { monthColumn, quarterColumn } from '../layout';
+import { PlanWorkbook } from '../workbook';
+import { type SheetsGrid, sheetsBatchRequests, sheetsGrid, sheetsValueUpdate } from './sheets';
+
+const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
+const plan = (file: string): unknown => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8'));
+
+describe('sheetsGrid', () => {
+  let wb: PlanWorkbook;
+  let grid: SheetsGrid;
+
+  beforeAll(() => {
+    wb = PlanWorkbook.build(plan('saas-jpy-t2d3.json'), { asOf: { year: 2026, month: 9 } });
+    grid = sheetsGrid(wb);
+  });
+  afterAll(() => wb.destroy());
+
+  it('has one sheet per workbook sheet, cell for cell, with a frozen header row and label column', () => {
+    expect(grid.title).toBe('Demo SaaS');
+    expect(grid.sheets.map((s) => s.title)).toEqual(wb.sheetNames());
+    for (const s of grid.sheets) {
+      const cells = wb.grid(s.title);
+      expect(s.rows.length).toBe(cells.length);
+      s.rows.forEach((row, r) => {
+        expect(row.length).toBe(cells[r]?.length);
+      });
+      expect(s.frozenRowCount).toBe(1);
+      expect(s.frozenColumnCount).toBe(1);
+      expect(s.columnWidths.length).toBe(Math.max(...cells.map((row) => row.length)));
+    }
+  });
+
+  it('carries each formula as the workbook holds it, beside the value the engine computed', () => {
+    let formulas = 0;
+    for (const s of grid.sheets) {
+      const contents = wb.grid(s.title);
+      const values = wb.sheetValues(s.title);
+      s.rows.forEach((row, r) => {
+        row.forEach((cell, c) => {
+          const content = contents[r]?.[c] ?? null;
+          if (typeof content === 'string' && content.startsWith('=')) {
+            formulas++;
+            expect(cell.formula).toBe(content);
+            expect(cell.value).toBe(values[r]?.[c] ?? null);
+          } else {
+            expect(cell.formula).toBeUndefined();
+            expect(cell.value).toBe(content);
+          }
+        });
+      });
+    }
+    expect(formulas).toBeGreaterThan(5000);
+    // Y1 target ARR 5,000,000 is reached at month 12 (period 12): MRR 416,666.67.
+    const c = wb.caseLayout(0);
+    const estimate = grid.sheets.find((s) => s.title === c.sheets.estimate);
+    const mrr = estimate?.rows[c.rowOf.mrr ?? 0]?.[monthColumn(12)];
+    expect(mrr?.formula).toMatch(/^=/);
+    expect(mrr?.value).toBeCloseTo(5_000_000 / 12, 6);
+  });
+
+  it('formats money in the currency, rates as percentages, counts with one decimal, labels not at all', () => {
+    const c = wb.caseLayout(0);
+    const estimate = grid.sheets.find((s) => s.title === c.sheets.estimate);
+    const at = (key: string, column: number) => estimate?.rows[c.rowOf[key] ?? 0]?.[column]?.numberFormat;
+    expect(at('revenue', monthColumn(3))).toEqual({ type: 'NUMBER', pattern: '#,##0' });
+    expect(at('churn_cvr', quarterColumn(2, 1))).toEqual({ type: 'PERCENT', pattern: '0.0%' });
+    expect(at('cumulative', monthColumn(3))).toEqual({ type: 'NUMBER', pattern: '#,##0.0' });
+    expect(estimate?.rows[c.rowOf.revenue ?? 0]?.[0]?.numberFormat).toBeUndefined();
+    expect(estimate?.rows[0]?.[1]?.numberFormat).toBeUndefined();
+    const assumptions = grid.sheets.find((s) => s.title === c.sheets.assumptions);
+    expect(assumptions?.rows[assumptionRow('churn_rate')]?.[1]?.numberFormat?.type).toBe('PERCENT');
+  });
+
+  it('uses two decimals for USD money', () => {
+    const usd = PlanWorkbook.build(plan('selfserve-usd-custom.json'), { asOf: { year: 2026, month: 9 } });
+    const c = usd.caseLayout(0);
+    const estimate = sheetsGrid(usd).sheets.find((s) => s.title === c.sheets.estimate);
+    expect(estimate?.rows[c.rowOf.revenue ?? 0]?.[monthColumn(1)]?.numberFormat?.pattern).toBe('#,##0.00');
+    usd.destroy();
+  });
+
+  it('turns the workbook-level names into named ranges', () => {
+    expect(grid.namedRanges.map((n) => n.name)).toEqual(wb.layout.names.map((n) => n.name));
+    // target_arr -> Plan!$B$4: row 4, column B.
+    expect(grid.namedRanges.find((n) => n.name === 'target_arr')).toEqual({
+      name: 'target_arr',
+      sheetTitle: 'Plan',
+      startRowIndex: 3,
+      endRowIndex: 4,
+      startColumnIndex: 1,
+      endColumnIndex: 2,
+    });
+    const plan = grid.sheets.find((s) => s.title === 'Plan');
+    expect(plan?.rows[3]?.[1]?.value).toBe(5_000_000);
+  });
+
+  it('gives batchUpdate requests with typed values, formats, frozen panes, names and widths', () => {
+    const ids = Object.fromEntries(grid.sheets.map((s, i) => [s.title, 100 + i]));
+    const requests = sheetsBatchRequests(grid, ids);
+    const kinds = requests.map((r) => Object.keys(r)[0]);
+    expect(kinds.filter((k) => k === 'updateSheetProperties').length).toBe(grid.sheets.length);
+    expect(kinds.filter((k) => k === 'updateCells').length).toBe(grid.sheets.length);
+    expect(kinds.filter((k) => k === 'addNamedRange').length).toBe(grid.namedRanges.length);
+    // Names come before the cells whose formulas use them.
+    expect(kinds.indexOf('addNamedRange')).toBeLessThan(kinds.indexOf('updateCells'));
+
+    const c = wb.caseLayout(0);
+    const estimateId = ids[c.sheets.estimate];
+    const update = requests.find((r) => 'updateCells' in r && r.updateCells.start.sheetId === estimateId);
+    if (!update || !('updateCells' in update)) throw new Error('no updateCells for the estimate');
+    const rows = update.updateCells.rows;
+    expect(rows[0]?.values[1]).toEqual({ userEnteredValue: { stringValue: 'Apr 2026' } });
+    const mrr = rows[c.rowOf.mrr ?? 0]?.values[monthColumn(1)];
+    expect(mrr?.userEnteredValue).toEqual({ formulaValue: wb.grid(c.sheets.estimate)[c.rowOf.mrr ?? 0]?.[1] });
+    expect(mrr?.userEnteredFormat).toEqual({ numberFormat: { type: 'NUMBER', pattern: '#,##0' } });
+    expect(rows[c.rowOf.t ?? 0]?.values[monthColumn(2)]).toMatchObject({ userEnteredValue: { numberValue: 2 } });
+
+    const frozen = requests.find(
+      (r) => 'updateSheetProperties' in r && r.updateSheetProperties.properties.sheetId === estimateId,
+    );
+    expect(frozen).toMatchObject({
+      updateSheetProperties: { properties: { gridProperties: { frozenRowCount: 1, frozenColumnCount: 1 } } },
+    });
+    const widths = requests.filter(
+      (r) => 'updateDimensionProperties' in r && r.updateDimensionProperties.range.sheetId === estimateId,
+    );
+    const covered = widths.reduce(
+      (n, r) =>
+        'updateDimensionProperties' in r
+          ? n + r.updateDimensionProperties.range.endIndex - r.updateDimensionProperties.range.startIndex
+          : n,
+      0,
+    );
+    expect(covered).toBe(wb.grid(c.sheets.estimate)[0]?.length);
+    expect(() => sheetsBatchRequests(grid, {})).toThrow(/no sheet id/);
+  });
+
+  it('gives a USER_ENTERED values.update body with formulas as typed and text kept as text', () => {
+    const c = wb.caseLayout(0);
+    const estimate = grid.sheets.find((s) => s.title === c.sheets.estimate);
+    if (!estimate) throw new Error('no estimate sheet');
+    const body = sheetsValueUpdate(estimate);
+    expect(body.range).toBe(`${c.sheets.estimate}!A1`);
+    expect(body.values[0]?.[1]).toBe("'Apr 2026");
+    expect(body.values[c.rowOf.t ?? 0]?.[monthColumn(3)]).toBe(3);
+    expect(String(body.values[c.rowOf.arr ?? 0]?.[monthColumn(3)])).toMatch(/^=/);
+    expect(body.values[1]?.[quarterColumn(1, 1)]).toBe('');
+  });
+});

@@ -1,0 +1,320 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assumptionRow } from '../compile/assumptions';
+import { a1, monthColumn, quarterColumn, yearColumn } from '../layout';
+import { PlanWorkbook, type Value } from '../workbook';
+import { exportXlsx } from './xlsx';
+
+const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
+const AS_OF = { year: 2026, month: 9 };
+const FIXTURE_FILES = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p));
+
+async function loadFixture(file: string): Promise<unknown> {
+  return JSON.parse(await readFile(join(FIXTURES, file), 'utf8'));
+}
+
+async function readXlsx(bytes: Uint8Array): Promise<ExcelJS.Workbook> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  return book;
+}
+
+describe('exportXlsx', () => {
+  let wb: PlanWorkbook;
+  let book: ExcelJS.Workbook;
+
+  beforeAll(async () => {
+    wb = PlanWorkbook.build(await loadFixture('saas-jpy-t2d3.json'), { asOf: AS_OF });
+    book = await readXlsx(await exportXlsx(wb));
+  });
+
+  it('writes every sheet with its formulas (without the leading "=") and the engine value as cached result', () => {
+    expect(book.worksheets.map((s) => s.name)).toEqual(wb.sheetNames());
+    const estimate = wb.caseLayout(0).sheets.estimate;
+    const row = wb.caseLayout(0).rowOf.arr ?? 0;
+    const cell = book.getWorksheet(estimate)?.getCell(a1(row, monthColumn(12)));
+    const formula = String(wb.grid(estimate)[row]?.[monthColumn(12)]);
+    expect(formula.startsWith('=')).toBe(true);
+    expect(cell?.formula).toBe(formula.slice(1));
+    // Y1 target ARR 5,000,000 x case rate 1 is reached at month 12 with the default period 12.
+    expect(cell?.result).toBeCloseTo(5_000_000, 6);
+    expect(wb.value(estimate, row, monthColumn(12))).toBeCloseTo(5_000_000, 6);
+  });
+
+  it('writes constants and labels as plain values', () => {
+    const plan = book.getWorksheet('Plan');
+    expect(plan?.getCell('A4').value).toBe('Target ARR');
+    expect(plan?.getCell('B4').value).toBe(5_000_000);
+  });
+
+  it('defines the workbook-level names as references', () => {
+    const names = new Map(book.definedNames.model.map((n) => [n.name, n.ranges]));
+    for (const { name, expression } of wb.layout.names) {
+      expect(names.get(name)?.map((r) => r.replace(/'/g, ''))).toEqual([expression.slice(1)]);
+    }
+    expect(names.get('target_arr')).toEqual(['Plan!$B$4']);
+  });
+
+  it('formats money in the currency, rates as percentages and counts with one decimal', () => {
+    const c = wb.caseLayout(0);
+    const estimate = book.getWorksheet(c.sheets.estimate);
+    const at = (key: string) => estimate?.getCell(a1(c.rowOf[key] ?? 0, monthColumn(5))).numFmt;
+    expect(at('revenue')).toBe('#,##0');
+    expect(at('churn_cvr')).toBe('0.0%');
+    expect(at('cumulative')).toBe('#,##0.0');
+    expect(estimate?.getCell(a1(c.rowOf.mrr ?? 0, yearColumn(2))).numFmt).toBe('#,##0');
+    const assumptions = book.getWorksheet(c.sheets.assumptions);
+    expect(assumptions?.getCell(a1(assumptionRow('churn_rate'), 1)).numFmt).toBe('0.0%');
+    expect(assumptions?.getCell(a1(assumptionRow('arr'), 3)).numFmt).toBe('#,##0');
+  });
+
+  it('uses two decimals for USD money', async () => {
+    const usd = PlanWorkbook.build(await loadFixture('selfserve-usd-custom.json'), { asOf: AS_OF });
+    const c = usd.caseLayout(0);
+    const sheet = (await readXlsx(await exportXlsx(usd))).getWorksheet(c.sheets.estimate);
+    expect(sheet?.getCell(a1(c.rowOf.revenue ?? 0, monthColumn(1))).numFmt).toBe('#,##0.00');
+    usd.destroy();
+  });
+
+  it('freezes the label column and the header row and sizes the columns', () => {
+    for (const sheet of book.worksheets) {
+      expect(sheet.views[0]).toMatchObject({ state: 'frozen', xSplit: 1, ySplit: 1 });
+      expect(sheet.getColumn(1).width ?? 0).toBeGreaterThanOrEqual(12);
+    }
+    const estimate = book.getWorksheet(wb.caseLayout(0).sheets.estimate);
+    expect(estimate?.getColumn(yearColumn(6) + 1).width ?? 0).toBeGreaterThanOrEqual(10);
+  });
+
+  it('leaves the cached results out on request, so that a reader has to recalculate', async () => {
+    const bare = await readXlsx(await exportXlsx(wb, { cachedValues: false }));
+    const estimate = bare.getWorksheet(wb.caseLayout(0).sheets.estimate);
+    const cell = estimate?.getCell(a1(wb.caseLayout(0).rowOf.arr ?? 0, monthColumn(12)));
+    expect(cell?.formula).toBeTruthy();
+    expect(cell?.result).toBeUndefined();
+  });
+});
+
+/**
+ * LibreOffice Calc, headless, recomputes the exported files. Three copies of each fixture go through it: with the
+ * engine's cached results, without any (so every value LibreOffice reports is one it computed from the formulas), and
+ * without them after setting the Y1 churn rate of case 1 in the file, compared with the engine after the same edit.
+ */
+if (!SOFFICE)
+  console.warn('LibreOffice (soffice) is not installed: the recalculation tests of the XLSX export are skipped');
+
+describe.skipIf(!SOFFICE)('the exported workbook in LibreOffice Calc (skipped when soffice is absent)', () => {
+  const EDITED_CHURN = 0.025;
+  let dir = '';
+  const fixtures: { file: string; wb: PlanWorkbook; edited: PlanWorkbook }[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'topline-xlsx-'));
+    const inputs: string[] = [];
+    for (const [i, file] of FIXTURE_FILES.entries()) {
+      const plan = await loadFixture(file);
+      const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+      const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+      edited.apply({ type: 'year', caseIndex: 0, year: 1, key: 'churn_rate', value: EDITED_CHURN });
+      fixtures.push({ file, wb, edited });
+      const bare = await exportXlsx(wb, { cachedValues: false });
+      const changed = await readXlsx(bare);
+      const sheet = changed.getWorksheet(wb.caseLayout(0).sheets.assumptions);
+      if (!sheet) throw new Error(`${file}: no assumptions sheet in the export`);
+      sheet.getCell(a1(assumptionRow('churn_rate'), 1)).value = EDITED_CHURN;
+      const named = { cached: await exportXlsx(wb), bare, edited: new Uint8Array(await changed.xlsx.writeBuffer()) };
+      for (const [kind, bytes] of Object.entries(named)) {
+        const path = join(dir, `f${i}${kind}.xlsx`);
+        await writeFile(path, bytes);
+        inputs.push(path);
+      }
+    }
+    await convertToCsv(dir, inputs);
+  });
+
+  afterAll(async () => {
+    for (const f of fixtures) {
+      f.wb.destroy();
+      f.edited.destroy();
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const COPIES = {
+    cached: 'with the cached results',
+    bare: 'without cached results',
+    edited: 'with the Y1 churn rate changed in the file',
+  } as const;
+  for (const file of FIXTURE_FILES) {
+    for (const [kind, description] of Object.entries(COPIES)) {
+      it(`recomputes every cell of ${file} ${description} to the engine's values`, async () => {
+        const i = fixtures.findIndex((f) => f.file === file);
+        const fixture = fixtures[i];
+        if (!fixture) throw new Error(`${file} was not exported`);
+        const engine = kind === 'edited' ? fixture.edited : fixture.wb;
+        const mismatches: string[] = [];
+        let numbers = 0;
+        for (const sheet of engine.sheetNames()) {
+          const calc = parseCsv(await readFile(join(dir, `f${i}${kind}-${sheet}.csv`), 'utf8'));
+          engine.sheetValues(sheet).forEach((row, r) => {
+            row.forEach((value, c) => {
+              if (typeof value === 'number') numbers++;
+              const got = calc[r]?.[c] ?? '';
+              if (sameValue(value, got) || blankReference(engine, sheet, r, c, got)) return;
+              mismatches.push(`${sheet}!${a1(r, c)}: engine ${value}, Calc ${got}, ${engine.content(sheet, r, c)}`);
+            });
+          });
+        }
+        expect(mismatches.slice(0, 20), `${mismatches.length} cells differ`).toEqual([]);
+        expect(numbers).toBeGreaterThan(1000);
+        if (kind === 'edited') {
+          // The edit reaches the figures: the estimate's Y1 churn differs from the unedited plan's.
+          const c = engine.caseLayout(0);
+          const churn = (w: PlanWorkbook) => Number(w.value(c.sheets.estimate, c.rowOf.churn ?? 0, yearColumn(1)));
+          expect(churn(engine)).not.toBeCloseTo(churn(fixture.wb), 6);
+        }
+      });
+    }
+  }
+
+  it('compares the sample the finance lead reads: every Estimate row at months, quarters and CY, and the other sheets', async () => {
+    const { wb } = fixtures.find((f) => f.file === 'saas-jpy-t2d3.json') ?? fixtures[0] ?? {};
+    if (!wb) throw new Error('no fixture');
+    const c = wb.caseLayout(0);
+    const index = fixtures.findIndex((f) => f.wb === wb);
+    const calc = async (sheet: string) => parseCsv(await readFile(join(dir, `f${index}bare-${sheet}.csv`), 'utf8'));
+    const estimate = await calc(c.sheets.estimate);
+    const columns = [
+      monthColumn(1),
+      monthColumn(7),
+      monthColumn(13),
+      monthColumn(40),
+      monthColumn(72),
+      quarterColumn(1, 1),
+      quarterColumn(3, 2),
+      quarterColumn(6, 4),
+      yearColumn(1),
+      yearColumn(4),
+      yearColumn(6),
+    ];
+    let compared = 0;
+    for (const row of Object.values(c.rowOf)) {
+      for (const column of columns) {
+        expect(sameValue(wb.value(c.sheets.estimate, row, column), estimate[row]?.[column] ?? '')).toBe(true);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+    // Y6 CY ARR: 5,000,000 x 3 x 3 x 2 x 2 x 2 = 360,000,000 (MODEL.md section 3, T2D3).
+    expect(Number(estimate[c.rowOf.arr ?? 0]?.[yearColumn(6)])).toBeCloseTo(360_000_000, 3);
+    for (const sheet of [c.sheets.assumptions, c.sheets.costs, c.sheets.dashboard, 'Plan']) {
+      const values = wb.sheetValues(sheet);
+      const got = await calc(sheet);
+      values.forEach((row, r) => {
+        row.forEach((v, col) => {
+          expect(sameValue(v, got[r]?.[col] ?? ''), `${sheet}!${a1(r, col)}`).toBe(true);
+        });
+      });
+    }
+  });
+});
+
+/**
+ * Converts the files to CSV, one file per sheet (`<name>-<sheet>.csv`), with full precision rather than as shown.
+ * A fresh profile that always recalculates OOXML files on load keeps the run independent of the machine's settings.
+ */
+async function convertToCsv(dir: string, inputs: string[]): Promise<void> {
+  const profile = join(dir, 'profile');
+  await mkdir(join(profile, 'user'), { recursive: true });
+  await writeFile(
+    join(profile, 'user', 'registrymodifications.xcu'),
+    `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+`,
+  );
+  // Tokens: comma, double quote, UTF-8, from line 1, default cell formats, en-US, ..., not "as shown", all sheets.
+  const filter = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1';
+  await promisify(execFile)(
+    SOFFICE ?? 'soffice',
+    [
+      `-env:UserInstallation=file://${profile}`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      filter,
+      '--outdir',
+      dir,
+      ...inputs,
+    ],
+    { timeout: 120_000 },
+  );
+}
+
+/**
+ * A formula that only refers to an empty cell (`=C1_Estimate!B22`) shows blank in the engine (and Google Sheets) but 0
+ * in Calc and Excel. Such cells are accepted here, and only these; anything computed from them already agrees, as the
+ * other cells show.
+ */
+function blankReference(wb: PlanWorkbook, sheet: string, row: number, column: number, calc: string): boolean {
+  const content = wb.content(sheet, row, column);
+  if (wb.value(sheet, row, column) !== null || (calc !== '0' && calc !== '0%') || typeof content !== 'string') {
+    return false;
+  }
+  const ref = /^=(?:([A-Za-z_][\w.]*)!)?\$?([A-Z]+)\$?(\d+)$/.exec(content);
+  if (!ref) return false;
+  const [, target = sheet, letters = '', digits = ''] = ref;
+  const targetColumn = [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+  return wb.content(target, Number(digits) - 1, targetColumn) === null;
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch !== '"') field += ch;
+      else if (text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else if (ch !== '\r') field += ch;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/**
+ * Numbers agree within 1e-6 relative. Figures below 1e-6 in size are cancellation noise (revenue less costs that sum
+ * to revenue): Calc snaps such a difference to 0 where the engine keeps a few ulps. Calc writes a percentage-formatted
+ * cell as "12.5%" even when not writing "as shown".
+ */
+function sameValue(engine: Value, calc: string): boolean {
+  if (typeof engine !== 'number') return (engine ?? '') === calc;
+  if (calc === '') return false;
+  const got = calc.endsWith('%') ? Number(calc.slice(0, -1)) / 100 : Number(calc);
+  if (Number.isNaN(got)) return false;
+  if (Math.abs(engine) < 1e-6 && Math.abs(got) < 1e-6) return true;
+  return Math.abs(got - engine) <= 1e-6 * Math.max(Math.abs(engine), Math.abs(got));
+}
