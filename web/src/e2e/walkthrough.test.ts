@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowSignup } from '../../../api/src/services/users';
+import { planForm } from '../../../api/src/testing/harness';
+import { TOKEN_KEY } from '../api/client';
 import { newPage, resetLinkFor, type Stack, screenshot, startStack } from './browser';
 
 const PASSWORD = 'Founder#2026';
@@ -248,6 +250,73 @@ describe('web walkthrough in headless Chromium', () => {
     await page.getByLabel('Password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/business-plans\/\d+\/pl$/);
+    await context.close();
+  });
+
+  it('shows the trial banner, the year switcher bounds and the Basic tier menu', async () => {
+    const trial = await stack.api.user('trial@example.com', 'basic', 14);
+    const created = await stack.api.call('POST', '/business-plan/create', {
+      token: trial.token,
+      form: planForm({ start_year: '2021', start_month: '4', business_plan_name: 'Trial plan' }),
+    });
+    expect(created.status).toBe(201);
+    const planId = created.body.data.business_plan_id;
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, trial.token],
+    );
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    const banner = page.locator('[data-test="trial-banner"]');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('14 days');
+    // A trial behaves as Free: locked screen, no plus button, no Knowledge.
+    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    expect(await page.locator('.plan-add').count()).toBe(0);
+    // Year 6 of a plan starting 2021/04 runs 2026/04 to 2027/03; next is hidden at 6, previous at 1.
+    const switcher = page.locator('[data-test="year-switcher"]');
+    while ((await switcher.locator('.year-label strong').textContent()) !== 'Year 6') {
+      await switcher.getByRole('button', { name: 'Next year' }).click();
+    }
+    expect(await switcher.locator('.year-period').textContent()).toBe('2026/04 – 2027/03');
+    expect(await switcher.getByRole('button', { name: 'Next year' }).isHidden()).toBe(true);
+    for (let i = 0; i < 5; i += 1) await switcher.getByRole('button', { name: 'Previous year' }).click();
+    expect(await switcher.locator('.year-label strong').textContent()).toBe('Year 1');
+    expect(await switcher.locator('.year-months li').first().textContent()).toBe('2021/04');
+    expect(await switcher.getByRole('button', { name: 'Previous year' }).isHidden()).toBe(true);
+    await screenshot(page, 'shell-trial-1280');
+    await context.close();
+
+    const basic = await stack.api.user('basic@example.com', 'basic');
+    const own = await stack.api.call('POST', '/business-plan/create', {
+      token: basic.token,
+      form: planForm({ business_plan_name: 'Basic plan' }),
+    });
+    const second = await newPage(stack, { locale: 'en-US' });
+    await second.page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, basic.token],
+    );
+    await second.page.goto(`/business-plans/${own.body.data.business_plan_id}/kpi`);
+    await second.page.locator('[data-screen="kpi"]').last().waitFor();
+    expect(await second.page.locator('[data-test="upgrade-placeholder"]').count()).toBe(0);
+    expect(await second.page.locator('.plan-add').count()).toBe(1);
+    expect(await second.page.locator('[data-link="knowledge"]').count()).toBe(1);
+    expect(await second.page.locator('[data-test="trial-banner"]').count()).toBe(0);
+    // Collapsing the menu hides its labels.
+    await second.page.getByRole('button', { name: 'Collapse menu' }).click();
+    expect(await second.page.locator('.side-menu.collapsed').count()).toBe(1);
+    await screenshot(second.page, 'shell-basic-collapsed-1280');
+    await second.context.close();
+  });
+
+  it('sends a visitor with a stale token to Login and forgets the token', async () => {
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.goto('/');
+    await page.evaluate((key) => window.localStorage.setItem(key, 'stale-token'), TOKEN_KEY);
+    await page.goto('/create');
+    await page.waitForURL((url) => url.pathname === '/login' || url.pathname === '/');
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_KEY)).toBeNull();
     await context.close();
   });
 });
