@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { HyperFormula } from 'hyperformula';
+import { compilePlan } from '../engine/src/compile';
 import type { PlanEdit } from '../engine/src/edits';
+import { parsePlanFile } from '../engine/src/schema';
 import { PlanWorkbook } from '../engine/src/workbook';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/plans');
@@ -34,6 +36,18 @@ export async function run(): Promise<void> {
     }),
   );
   line(`build ${file}`, `${ms(build)}`, ratio(build / hfBuild, 0.7, 'of HyperFormula'));
+  const parsed = parsePlanFile(plan);
+  const compile = median(repeat(() => compilePlan(parsed, { asOf: AS_OF })));
+  const compiled = compilePlan(parsed, { asOf: AS_OF });
+  const cells = Object.values(compiled.sheets).reduce((n, g) => n + g.reduce((m, row) => m + row.length, 0), 0);
+  const formulas = Object.values(compiled.sheets)
+    .flat(2)
+    .filter((c) => typeof c === 'string' && c.startsWith('=')).length;
+  line(
+    '  of which compiling the cells',
+    ms(compile),
+    `${formulas.toLocaleString('en-US')} formulas in ${cells.toLocaleString('en-US')} cells`,
+  );
 
   const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
   let churn = 0.025;
