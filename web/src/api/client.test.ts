@@ -9,6 +9,11 @@ describe('API error mapping', () => {
     expect(error.kind).toBe('tier_lock');
   });
 
+  it('treats a refusal by role as no access, with the permission message', () => {
+    const error = errorFor(403, 'POST', { title: 'Forbidden', message: 'x', reason: 'no_access' }, t);
+    expect([error.kind, error.message]).toEqual(['no_access', 't:errors.noPermission']);
+  });
+
   it('signs out on 401 and on other 403s', () => {
     expect(errorFor(401, 'GET', null, t).kind).toBe('unauthorized');
     expect(errorFor(403, 'POST', { title: 'Forbidden', message: 'no' }, t).kind).toBe('unauthorized');

@@ -1,8 +1,9 @@
 /**
  * The HTTP client for /api/v1. Every request carries the XMLHttpRequest header and the bearer token kept in
  * localStorage; a token handed back in a header or as `app_token` in a body is stored. A 401, or a 403 that is not a
- * tier lock or an area without access, clears the token and sends the user to Login. Failed calls raise an
- * `ApiError` holding the `{title, message}` to show, and are announced to the notice listener.
+ * tier lock or a refusal by role (`reason: 'no_access'`), clears the token and sends the user to Login. Failed calls
+ * raise an `ApiError` holding the `{title, message}` to show, and are announced to the notice listener (a tier lock
+ * is not: the screen shows the upgrade placeholder instead).
  */
 
 export const TOKEN_KEY = 'topline.app_token';
@@ -90,8 +91,16 @@ function textField(body: unknown, key: string): string | null {
   return null;
 }
 
-function bodyMentions(body: unknown, word: string): boolean {
-  return JSON.stringify(body ?? '').includes(word);
+function refusalReason(body: unknown): string | null {
+  return isRecord(body) && typeof body.reason === 'string' ? body.reason : null;
+}
+
+/** Per-field messages of a 400, keyed by the wire field name. */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || !isRecord(error.body) || !isRecord(error.body.errors)) return {};
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(error.body.errors)) if (typeof value === 'string') fields[key] = value;
+  return fields;
 }
 
 function storeTokenFrom(headers: Headers, body: unknown): void {
@@ -105,11 +114,11 @@ function storeTokenFrom(headers: Headers, body: unknown): void {
 export function errorFor(status: number, method: string, body: unknown, t: Translate): ApiError {
   const serverTitle = textField(body, 'title');
   const serverMessage = textField(body, 'message');
-  if (status === 403 && bodyMentions(body, 'tier_lock')) {
+  if (status === 403 && refusalReason(body) === 'tier_lock') {
     return new ApiError('tier_lock', status, serverTitle ?? t('errors.tierLock.title'), serverMessage ?? '', body);
   }
-  if (status === 403 && bodyMentions(body, 'no_access')) {
-    return new ApiError('no_access', status, serverTitle ?? t('errors.noPermission'), t('errors.noAccess'), body);
+  if (status === 403 && refusalReason(body) === 'no_access') {
+    return new ApiError('no_access', status, serverTitle ?? t('errors.title'), t('errors.noPermission'), body);
   }
   if (status === 401 || status === 403) {
     return new ApiError('unauthorized', status, serverTitle ?? '', serverMessage ?? '', body);
@@ -172,7 +181,7 @@ async function send<T>(method: 'GET' | 'POST', path: string, payload: unknown, o
     if (error.kind === 'unauthorized') {
       clearToken();
       hooks.onUnauthorized();
-    } else if (!options.quiet && error.kind !== 'tier_lock' && error.kind !== 'no_access') {
+    } else if (!options.quiet && error.kind !== 'tier_lock') {
       hooks.onNotice({ kind: 'error', title: error.title, message: error.message });
     }
     throw error;

@@ -2,8 +2,7 @@
  * Runs the planning engine in the browser for the wizard's summary. This module (and HyperFormula with it) is only
  * loaded through a dynamic import, so it stays out of the first bundle.
  */
-import { monthlyGrid } from '@topline/engine/src/read/monthly';
-import { PlanWorkbook } from '@topline/engine/src/workbook';
+import { PlanWorkbook } from '@topline/engine';
 import { type EngineInput, summarise, type WizardSummary } from './summary';
 
 export function computeSummary(input: EngineInput): WizardSummary {
@@ -20,8 +19,10 @@ export function computeSummary(input: EngineInput): WizardSummary {
       { case_name: 'Base case', case_rate: 1, model: { model_name: input.model_name, model_rate: input.model_rate } },
     ],
   });
-  const months = monthlyGrid(workbook, 0, 1, 'estimate')
+  const months = workbook
+    .monthlyGrid(0, 1, 'estimate')
     .filter((column) => column.monthType === 'month')
     .map((column) => column.values);
+  workbook.destroy();
   return summarise(months, input.period);
 }
