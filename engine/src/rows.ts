@@ -39,6 +39,7 @@ const rate = true;
 /** Every row of the estimate and actual sheets, in sheet order. */
 export const ROWS: RowDef[] = [
   { key: 't', label: 'Plan month', rule: 'special' },
+  { key: 'month_of_year', label: 'Month of the plan year', rule: 'special' },
   { key: 'segment', label: 'Growth segment (years since the first anchor)', rule: 'special' },
   // KPI
   { key: 'mrr', label: 'MRR', rule: 'last', money },
@@ -184,7 +185,14 @@ export function rowsFor(template: Template): RowDef[] {
 
 /** Keys of the monthly record the spec's grid shows (working-screens.md section 3), per template. */
 export function recordKeys(template: Template): string[] {
-  const hidden = new Set(['t', 'segment', 'cumulative_prev', 'cumulative_operating_income', 'cash_out_month']);
+  const hidden = new Set([
+    't',
+    'month_of_year',
+    'segment',
+    'cumulative_prev',
+    'cumulative_operating_income',
+    'cash_out_month',
+  ]);
   return rowsFor(template)
     .map((r) => r.key)
     .filter((k) => !hidden.has(k));

@@ -11,6 +11,7 @@ import {
   type RawCellContent,
 } from 'hyperformula';
 import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
+import { compileAssumptions } from './compile/assumptions';
 import { applyEdits, type PlanEdit } from './edits';
 import type { ViewName } from './read/cells';
 import { type Dashboard, dashboard } from './read/dashboard';
@@ -127,8 +128,9 @@ export class PlanWorkbook {
    * @throws {PlanFileError} when the edited plan is invalid; the workbook is then unchanged.
    */
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
-    const next = parsePlanFile(applyEdits(this.current, Array.isArray(edits) ? edits : [edits]));
-    const compiled = compilePlan(next, this.options);
+    const list = Array.isArray(edits) ? edits : [edits];
+    const next = parsePlanFile(applyEdits(this.current, list));
+    const compiled = list.every(isAssumptionEdit) ? this.withAssumptions(next, list) : compilePlan(next, this.options);
     const before = this.compiled;
     let cells = 0;
     const changes = this.hf.batch(() => {
@@ -148,7 +150,7 @@ export class PlanWorkbook {
         if (added.includes(name)) {
           this.hf.setSheetContent(this.sheetId(name), grid as RawCellContent[][]);
           cells += grid.reduce((n, row) => n + row.filter((c) => c !== null).length, 0);
-        } else {
+        } else if (grid !== before.sheets[name]) {
           cells += this.patchSheet(name, before.sheets[name] ?? [], grid);
         }
       }
@@ -196,6 +198,20 @@ export class PlanWorkbook {
   /** Releases the workbook's memory. */
   destroy(): void {
     this.hf.destroy();
+  }
+
+  /**
+   * An edit of a case's assumptions (a year's value, the case rate, the growth model) changes only cells of its
+   * Assumptions sheet: every other sheet refers to them. Only that sheet is compiled again.
+   */
+  private withAssumptions(next: PlanFile, edits: PlanEdit[]): CompiledWorkbook {
+    const sheets = { ...this.compiled.sheets };
+    for (const i of new Set(edits.map((e) => ('caseIndex' in e ? e.caseIndex : -1)))) {
+      const c = next.cases[i];
+      const layout = this.compiled.cases[i];
+      if (c && layout) sheets[layout.sheets.assumptions] = compileAssumptions(c, i);
+    }
+    return { ...this.compiled, sheets };
   }
 
   private sheetId(name: string): number {
@@ -258,6 +274,10 @@ export class PlanWorkbook {
       })
       .filter((c) => c.models.length > 0);
   }
+}
+
+function isAssumptionEdit(edit: PlanEdit): boolean {
+  return edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
 }
 
 const ESTIMATE_MODELS: ReadModelName[] = ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'];

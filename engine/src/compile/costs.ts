@@ -3,7 +3,7 @@
  * per group (COGS, S&M, R&D, G&A) and for all four: items total, budget (the estimate's cost), budgetary average and
  * remaining budget. Each item's price and term sit in cells at the right, so the exported file recomputes.
  */
-import { ALL_PERIODS, a1, monthColumn, PERIOD_COLUMNS, periodColumn } from '../layout';
+import { ALL_PERIODS, a1, columnLetter, monthColumn, PERIOD_COLUMNS, periodColumn, quarterColumn } from '../layout';
 import { COST_GROUPS, type CostGroup, type CostItem, PLAN_MONTHS } from '../schema';
 import { type Cell, emptyGrid, type Grid, type PeriodSheet, periodLabel, setCell } from './grid';
 
@@ -14,6 +14,9 @@ export type CostScope = CostGroup | 'all';
 /** Input columns to the right of the period columns. */
 const META = ['item_title', 'price', 'start_year', 'start_month', 'end_year', 'end_month', 'start_t', 'end_t'] as const;
 const metaColumn = (key: (typeof META)[number]) => PERIOD_COLUMNS + 1 + META.indexOf(key);
+/** Row of the plan month index that item formulas compare with their term. */
+const T_ROW = 1;
+const FIRST_ITEM_ROW = 2;
 
 export interface CostLayout {
   /** Row of each item, in the order of the plan file's cost_items. */
@@ -34,23 +37,25 @@ export function compileCosts(
     items.map((item, i) => ({ item, i })).filter((x) => costGroupOf(x.item) === g),
   );
   const scopes: CostScope[] = [...COST_GROUPS, 'all'];
-  const rows = 1 + order.length + scopes.length * SUMMARY_ROWS.length;
+  const rows = FIRST_ITEM_ROW + order.length + scopes.length * SUMMARY_ROWS.length;
   const grid = emptyGrid(rows, metaColumn('end_t') + 1);
   setCell(grid, 0, 0, 'Cost items');
   for (const p of ALL_PERIODS) setCell(grid, 0, periodColumn(p), periodLabel(p, start.year, start.month));
   for (const key of META) setCell(grid, 0, metaColumn(key), key);
+  setCell(grid, T_ROW, 0, 'Plan month');
+  for (let t = 1; t <= PLAN_MONTHS; t++) setCell(grid, T_ROW, monthColumn(t), t);
 
   const itemRows = new Array<number>(items.length).fill(0);
   const rowsOfGroup: Record<CostGroup, number[]> = { cogs: [], sm: [], rd: [], ga: [] };
   order.forEach(({ item, i }, n) => {
-    const r = n + 1;
+    const r = FIRST_ITEM_ROW + n;
     itemRows[i] = r;
     rowsOfGroup[costGroupOf(item)].push(r);
     fillItem(grid, r, item);
   });
 
   const summaryRow = {} as CostLayout['summaryRow'];
-  let r = 1 + order.length;
+  let r = FIRST_ITEM_ROW + order.length;
   for (const scope of scopes) {
     summaryRow[scope] = {} as Record<SummaryRow, number>;
     for (const key of SUMMARY_ROWS) summaryRow[scope][key] = r++;
@@ -99,10 +104,15 @@ function fillItem(grid: Grid, r: number, item: CostItem): void {
   setCell(grid, r, metaColumn('end_t'), `=(${m('end_year')}-start_year)*12+${m('end_month')}-start_month+1`);
   // The price in every month of the term (MODEL.md section 7).
   for (let t = 1; t <= PLAN_MONTHS; t++) {
-    setCell(grid, r, monthColumn(t), `=IF(AND(${t}>=${m('start_t')},${t}<=${m('end_t')}),${m('price')},0)`);
+    const ti = `${columnLetter(monthColumn(t))}$${T_ROW + 1}`;
+    setCell(grid, r, monthColumn(t), `=IF(AND(${ti}>=${m('start_t')},${ti}<=${m('end_t')}),${m('price')},0)`);
   }
   for (const p of ALL_PERIODS) {
     if (p.kind === 'month') continue;
-    setCell(grid, r, periodColumn(p), `=SUM(${p.months.map((t) => a1(r, monthColumn(t))).join(',')})`);
+    const sum =
+      p.kind === 'quarter'
+        ? `${a1(r, monthColumn(p.months[0] ?? 1))}:${a1(r, monthColumn(p.months[2] ?? 1))}`
+        : [1, 2, 3, 4].map((q) => a1(r, quarterColumn(p.year, q))).join(',');
+    setCell(grid, r, periodColumn(p), `=SUM(${sum})`);
   }
 }

@@ -11,6 +11,7 @@ import {
   type Period,
   periodColumn,
   previousPeriod,
+  quarterColumn,
   yearColumn,
 } from '../layout';
 import type { RowDef } from '../rows';
@@ -114,7 +115,7 @@ export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: '
     let value: Cell = null;
     switch (row.rule) {
       case 'sum':
-        value = `=SUM(${scope.months.map((t) => scope.monthRef(row.key, t)).join(',')})`;
+        value = `=${periodSum(sheet, row.key, p)}`;
         break;
       case 'last':
         value = `=${scope.monthRef(row.key, last)}`;
@@ -131,6 +132,15 @@ export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: '
     }
     sheet.set(row.key, column, value);
   }
+}
+
+/**
+ * A flow over a period: a quarter sums its three month cells, a year its four quarter cells. Months outside the
+ * scope (not ACT, in a masked sheet) are blank, so the same formula sums the ACT months only.
+ */
+export function periodSum(sheet: PeriodSheet, key: string, p: Exclude<Period, { kind: 'month' }>): string {
+  if (p.kind === 'quarter') return `SUM(${sheet.at(key, p.months[0] ?? 1)}:${sheet.at(key, p.months[2] ?? 1)})`;
+  return `SUM(${[1, 2, 3, 4].map((q) => sheet.ref(key, quarterColumn(p.year, q))).join(',')})`;
 }
 
 function specialPeriodCell(

@@ -18,11 +18,12 @@ export interface MonthContext {
 function estimateMrr(ctx: MonthContext, t: number): string {
   const { sheet, assumptions: a } = ctx;
   const seg = sheet.at('segment', t);
+  const ti = sheet.at('t', t);
   const arr = a.arrRange();
   // Past the last anchor the fifth segment's growth continues: M_5 x (M_6/M_5)^((t-a_5)/12) = M_6 x (M_6/M_5)^((t-a_6)/12).
   return (
-    `=IF(${seg}=0,${a.ref('arr', 1)}/12*${t}/period,` +
-    `INDEX(${arr},1,${seg})/12*POWER(INDEX(${arr},1,${seg}+1)/INDEX(${arr},1,${seg}),(${t}-period-12*(${seg}-1))/12))`
+    `=IF(${seg}=0,${a.ref('arr', 1)}/12*${ti}/period,` +
+    `INDEX(${arr},1,${seg})/12*POWER(INDEX(${arr},1,${seg}+1)/INDEX(${arr},1,${seg}),(${ti}-period-12*(${seg}-1))/12))`
   );
 }
 
@@ -33,14 +34,16 @@ function estimateMrr(ctx: MonthContext, t: number): string {
 function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key: string) => Cell): void {
   const { sheet: s, assumptions: a, template } = ctx;
   const y = yearOf(t);
-  const k = monthWithinYear(t);
   const at = (key: string) => s.at(key, t);
   const prev = (key: string) => (t > 1 ? s.at(key, t - 1) : '0');
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
   set('mrr', mrr);
   set('arr', `=${at('mrr')}*12`);
   set('arr_progress', `=IFERROR(${at('arr')}/${a.ref('arr', y)},"")`);
-  set('arpa', `=${a.ref('arpa', y)}*(1+IF(${k}>=${a.ref('upselling_month', y)},${a.ref('upselling_rate', y)},0))`);
+  set(
+    'arpa',
+    `=${a.ref('arpa', y)}*(1+IF(${at('month_of_year')}>=${a.ref('upselling_month', y)},${a.ref('upselling_rate', y)},0))`,
+  );
   set('cumulative', `=IFERROR(${at('mrr')}/${at('arpa')},0)`);
   set('cumulative_prev', t > 1 ? `=${prev('cumulative')}` : 0);
   set('churn', `=${at('cumulative_prev')}*${a.ref('churn_rate', y)}`);
@@ -69,6 +72,7 @@ function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => C
   const prev = (key: string) => s.at(key, t - 1);
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
   set('t', t);
+  set('month_of_year', monthWithinYear(t));
   set('operating_expense', `=${at('sm')}+${at('rd')}+${at('ga')}`);
   set('gross_profit', `=${at('revenue')}-${at('cogs')}`);
   set('operating_income', `=${at('gross_profit')}-${at('operating_expense')}`);
@@ -91,7 +95,7 @@ function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => C
   set(
     'cash_out_month',
     t > 1
-      ? `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${t},0))`
+      ? `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${at('t')},0))`
       : `=IF(${at('ending_cash_balance')}<-cash_tolerance,1,0)`,
   );
   fillRatios(s, t);
@@ -237,7 +241,7 @@ function fillForecastMonth(
     s.setMonth(
       'cash_out_month',
       t,
-      `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${t},0))`,
+      `=IF(${prev('cash_out_month')}>0,${prev('cash_out_month')},IF(${at('ending_cash_balance')}<-cash_tolerance,${at('t')},0))`,
     );
   }
   s.setMonth('ending_cash_balance', t, `=${at('beginning_cash_balance')}+${at('net_cash_movement')}`);
