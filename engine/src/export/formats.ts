@@ -42,6 +42,7 @@ export function metricFormat(key: string): FormatKind {
   if (ROWS.some((r) => r.key === key && r.money)) return 'money';
   switch (key) {
     case 't':
+    case 'month_of_year':
     case 'segment':
     case 'cash_out_month':
       return 'integer';
