@@ -51,6 +51,8 @@ export interface BusinessPlanItem {
   currency?: string;
   theme_color?: string;
   role?: Partial<Record<AreaKey, AreaRole>> | null;
+  /** Areas the owner's tier locks, as the server decides them. */
+  locked?: string[];
 }
 
 export interface Me {

@@ -128,8 +128,11 @@ describe('web walkthrough in headless Chromium', () => {
     await page.locator('[data-state="signup"]').waitFor();
     await page.getByLabel('New password').fill('short');
     await page.getByLabel('Password (confirmation)').fill('short');
-    await page.getByRole('button', { name: 'Sign up' }).click();
     expect(await page.locator('.field-error').first().textContent()).toBe('New password must be at least 8 characters');
+    expect(await page.getByRole('button', { name: 'Sign up' }).isDisabled()).toBe(true);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Password (confirmation)').fill(`${PASSWORD}x`);
+    expect(await page.locator('.field-error').textContent()).toBe('The password does not match the confirmation');
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Password (confirmation)').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
@@ -317,6 +320,46 @@ describe('web walkthrough in headless Chromium', () => {
     await page.goto('/create');
     await page.waitForURL((url) => url.pathname === '/login' || url.pathname === '/');
     expect(await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+    await context.close();
+  });
+
+  it('gives an invited member the plan without Setting, edit buttons or areas they have no access to', async () => {
+    const owner = await stack.api.user('owner@example.com', 'basic');
+    const created = await stack.api.call('POST', '/business-plan/create', {
+      token: owner.token,
+      form: planForm({ business_plan_name: 'Shared plan' }),
+    });
+    const planId = created.body.data.business_plan_id;
+    const invited = await stack.api.call('POST', '/authority/add', {
+      token: owner.token,
+      body: { business_plan_id: planId, email: 'member@example.com', pl: 'can_view', dashboard: 'can_view' },
+    });
+    expect(invited.status).toBeLessThan(300);
+    const member = await stack.api.user('member@example.com', 'free');
+    const { context, page } = await newPage(stack, { locale: 'en-US', width: 1024, height: 768 });
+    await page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, member.token],
+    );
+    await page.goto(`/business-plans/${planId}/setting`);
+    await page.waitForURL(`**/business-plans/${planId}/pl`);
+    expect(await page.locator('.menu [data-screen="setting"]').count()).toBe(0);
+    await page.locator('.menu [data-screen="kpi"]').click();
+    await page.locator('[data-test="no-access"]').waitFor();
+    await screenshot(page, 'shell-no-access-1024');
+    await page.locator('.menu [data-screen="dashboard"]').click();
+    await page.locator('[data-screen="dashboard"]').last().waitFor();
+    expect(await page.locator('[data-test="no-access"]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.locator('.plan-card').first().waitFor();
+    expect(await modal.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    // A Free member owns no plan yet, so may still create one.
+    expect(await modal.locator('.plan-card-add').count()).toBe(1);
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
+    await modal.locator('.price-card').first().waitFor();
+    await screenshot(page, 'settings-plan-768');
     await context.close();
   });
 });

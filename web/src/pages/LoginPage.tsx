@@ -152,6 +152,12 @@ export default function LoginPage() {
 
   const passwordLabel = state === 'signup' ? t('auth.newPassword') : t('auth.password');
   const showSignUp = state === 'signup';
+  // Sign-up checks each field as it is typed and blocks the submit while either is invalid.
+  const signUpPassword = checkNewPassword(password);
+  const signUpConfirmation = checkConfirmation(confirmation, password);
+  const passwordShown = showSignUp && password !== '' ? signUpPassword : (errors.password ?? null);
+  const confirmationShown = confirmation !== '' ? signUpConfirmation : (errors.confirmation ?? null);
+  const signUpBlocked = showSignUp && Boolean(signUpPassword || signUpConfirmation);
 
   return (
     <div className="auth-page">
@@ -209,7 +215,7 @@ export default function LoginPage() {
                 aria-invalid={Boolean(errors.password)}
               />
             </label>
-            <FieldMessage error={errors.password ?? null} field={passwordLabel} />
+            <FieldMessage error={passwordShown} field={passwordLabel} />
             {showSignUp && (
               <>
                 <label className="field">
@@ -223,14 +229,14 @@ export default function LoginPage() {
                     aria-invalid={Boolean(errors.confirmation)}
                   />
                 </label>
-                <FieldMessage error={errors.confirmation ?? null} field={t('auth.passwordConfirmation')} />
+                <FieldMessage error={confirmationShown} field={t('auth.passwordConfirmation')} />
               </>
             )}
             <div className="form-actions">
               <button type="button" className="button button-ghost" onClick={cancel}>
                 {t('common.cancel')}
               </button>
-              <button type="submit" className="button button-primary" disabled={busy}>
+              <button type="submit" className="button button-primary" disabled={busy || signUpBlocked}>
                 {showSignUp ? t('auth.signUp') : t('auth.signIn')}
               </button>
             </div>

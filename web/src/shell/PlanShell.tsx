@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { initialYear } from '../lib/months';
 import type { ScreenKey } from '../lib/tiers';
-import { isTierLocked, trialDaysLeft } from '../lib/tiers';
+import { trialDaysLeft } from '../lib/tiers';
 import { useSession } from '../session';
 import { Loading } from './Loading';
 import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder } from './Panels';
 import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
 import { SideMenu } from './SideMenu';
-import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, showsYearSwitcher } from './screens';
+import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, screenLocked, showsYearSwitcher } from './screens';
 import { YearSwitcher } from './YearSwitcher';
 
 const SettingsModal = lazy(() => import('../settings/SettingsModal'));
@@ -69,7 +69,7 @@ export default function PlanShell() {
 
   const screen = screenByKey(screenKey);
   const settingPath = `/business-plans/${planId}/setting`;
-  const locked = plan.is_owner && isTierLocked(user, screenKey);
+  const locked = screenLocked(plan, screen, user);
   const allowed = hasAccess(plan, screen);
   const Screen = SCREEN_COMPONENTS[screenKey];
   const trialDays = user.plan.is_trial ? (user.plan.trial_days_left ?? trialDaysLeft(user.plan.trial_end)) : null;

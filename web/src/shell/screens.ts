@@ -1,6 +1,6 @@
 import { lazy } from 'react';
-import type { AreaKey, BusinessPlanItem } from '../api/types';
-import type { ScreenKey } from '../lib/tiers';
+import type { AreaKey, BusinessPlanItem, User } from '../api/types';
+import { isTierLocked, type ScreenKey } from '../lib/tiers';
 
 /** The working screens under /business-plans/:id, each loaded on demand so charts and grids stay out of the shell. */
 export interface ScreenDef {
@@ -40,6 +40,15 @@ export function screenByKey(key: ScreenKey): ScreenDef {
 export function hasAccess(plan: BusinessPlanItem, screen: ScreenDef): boolean {
   if (plan.is_owner || screen.areas.length === 0 || !plan.role) return true;
   return screen.areas.some((area) => (plan.role?.[area] ?? 'can_view') !== 'no_access');
+}
+
+/**
+ * A screen is tier-locked when the server lists all of its areas as locked for the plan; without that list the web
+ * falls back to its mirror of the rule (Free and trial owners see only home, P&L and Setting).
+ */
+export function screenLocked(plan: BusinessPlanItem, screen: ScreenDef, user: User | null): boolean {
+  if (plan.locked) return screen.areas.length > 0 && screen.areas.every((area) => plan.locked?.includes(area));
+  return plan.is_owner && isTierLocked(user, screen.key);
 }
 
 /** Year switcher is hidden on Home and P&L (and on the plan's Setting page). */
