@@ -82,6 +82,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
+  // For load balancers, and the bare JSON route the benchmark compares against.
+  api.get('/health', (ctx) => {
+    ctx.body = { data: { ok: true } };
+  });
   accountRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);

@@ -67,22 +67,37 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     path: string,
     scope: Parameters<typeof requireScope>[1],
     answer: (s: ScreenContext, caseId?: number) => Promise<unknown>,
+    options: { sameForEveryone?: boolean } = {},
   ) =>
     router.get(path, auth, async (ctx) => {
       const input = parseInput(planAndCase, ctx.query);
       const s = await screen(ctx, input.business_plan_id);
       requireScope(s.access, scope, 'read');
-      ctx.body = { data: await answer(s, input.case_id) };
+      if (!options.sameForEveryone) {
+        ctx.body = { data: await answer(s, input.case_id) };
+        return;
+      }
+      // Answers that depend only on the plan's version are serialised once per version.
+      const compiled = await compiledPlan(s);
+      const key = `${path}:${input.case_id ?? ''}`;
+      let json = compiled.answers.get(key);
+      if (json === undefined) {
+        json = JSON.stringify({ data: await answer(s, input.case_id) });
+        compiled.answers.set(key, json);
+      }
+      ctx.type = 'application/json';
+      ctx.body = json;
     });
 
-  read('/home/retrieve', 'home', homeAnswer);
-  read('/pl/retrieve', 'pl', plAnswer);
-  read('/kpi/retrieve', 'kpi', kpiAnswer);
-  read('/revenue/retrieve', 'sales_detail', revenueAnswer);
+  const shared = { sameForEveryone: true };
+  read('/pl/retrieve', 'pl', plAnswer, shared);
+  read('/kpi/retrieve', 'kpi', kpiAnswer, shared);
+  read('/revenue/retrieve', 'sales_detail', revenueAnswer, shared);
   read('/cost/retrieve', 'expenses', costAnswer);
-  read('/dashboard/retrieve', 'dashboard', dashboardAnswer);
-  read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer);
-  read('/actuals/retrieve', 'actuals', actualsAnswer);
+  read('/dashboard/retrieve', 'dashboard', dashboardAnswer, shared);
+  read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer, shared);
+  read('/actuals/retrieve', 'actuals', actualsAnswer, shared);
+  read('/home/retrieve', 'home', homeAnswer);
   read('/suggestions/per-employee', 'pl', (s, caseId) => perEmployeeAnswer(s, caseId, FIXTURES_DIR));
 
   router.post('/home/edit', auth, async (ctx) => {

@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { noPermission, notFound, ownerOnly, tierLock } from '../errors';
-import { type Tier, type TierInfo, tierOf, type UserRow } from './users';
+import { type Tier, type TierInfo, tierFrom, type UserRow } from './users';
 
 export const AREAS = [
   'pl',
@@ -78,13 +78,28 @@ export function clampRoles(roles: Roles, ownerTier: Tier): Roles {
  * @throws ApiError 404
  */
 export async function planAccess(db: Db, user: UserRow, planId: number, today: Date): Promise<PlanAccess> {
-  const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
-  if (!plan) throw notFound('the business plan');
-  const ownerTier = await tierOf(db, plan.owner_id, today);
+  // One round trip: the plan, its owner's subscription and the caller's membership.
+  const row = await db('business_plans as bp')
+    .leftJoin('subscriptions as s', 's.user_id', 'bp.owner_id')
+    .leftJoin('plan_members as pm', (join) =>
+      join.on('pm.plan_id', 'bp.id').andOnVal('pm.user_id', user.id).andOnVal('pm.status', 'received'),
+    )
+    .where('bp.id', planId)
+    .first(
+      'bp.*',
+      's.tier as owner_tier',
+      's.trial_end as owner_trial_end',
+      'pm.id as member_id',
+      ...AREAS.map((a) => `pm.${a} as role_${a}`),
+    );
+  if (!row) throw notFound('the business plan');
+  const { owner_tier, owner_trial_end, member_id, ...rest } = row;
+  const plan = Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('role_'))) as unknown as PlanRow;
+  const ownerTier = tierFrom(owner_tier ? { tier: owner_tier, trial_end: owner_trial_end } : undefined, today);
   if (plan.owner_id === user.id) return { plan, isOwner: true, roles: fullRoles(), ownerTier };
-  const member = await db('plan_members').where({ plan_id: planId, user_id: user.id, status: 'received' }).first();
-  if (!member) throw notFound('the business plan');
-  return { plan, isOwner: false, roles: clampRoles(rolesOf(member), ownerTier.tier), ownerTier };
+  if (member_id === null || member_id === undefined) throw notFound('the business plan');
+  const roles = rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]])));
+  return { plan, isOwner: false, roles: clampRoles(roles, ownerTier.tier), ownerTier };
 }
 
 export function levelFor(access: PlanAccess, scope: Scope): Level {

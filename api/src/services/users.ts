@@ -58,7 +58,11 @@ const isoDate = (date: Date) => date.toISOString().slice(0, 10);
  * without a trial the stored tier applies.
  */
 export async function tierOf(db: Db, userId: number, today: Date): Promise<TierInfo> {
-  const row = await db('subscriptions').where({ user_id: userId }).first();
+  return tierFrom(await db('subscriptions').where({ user_id: userId }).first(), today);
+}
+
+/** The tier of a subscription row (or of none: Free). */
+export function tierFrom(row: { tier: string; trial_end: string | null } | undefined, today: Date): TierInfo {
   if (!row) return { tier: 'free', isTrial: false, trialEnd: null, trialDaysLeft: null };
   const trialEnd: string | null = row.trial_end ?? null;
   if (trialEnd === null) return { tier: row.tier as Tier, isTrial: false, trialEnd: null, trialDaysLeft: null };

@@ -8,6 +8,8 @@ export interface CompiledPlan {
   /** Database ids of the cases, by the workbook's case index. */
   caseIds: number[];
   version: number;
+  /** Serialised answers of this version, by call and case: a warm read is a lookup. */
+  answers: Map<string, string>;
 }
 
 interface Entry {
@@ -38,7 +40,7 @@ export class WorkbookCache {
     const compiled = (async () => {
       const loaded = await loadPlanFile(db, plan);
       const workbook = PlanWorkbook.build(loaded.file, { asOf });
-      return { workbook, caseIds: loaded.caseIds, version: plan.version };
+      return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, string>() };
     })();
     this.entries.delete(plan.id);
     this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, compiled });
