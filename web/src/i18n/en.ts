@@ -25,6 +25,7 @@ const en = {
     taxIncluded: 'tax included',
     billedYearly: 'billed yearly',
     upgrade: 'Upgrade',
+    discardConfirm: 'You have unsaved changes. Discard them?',
   },
   nav: {
     hero: 'Top',

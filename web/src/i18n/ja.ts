@@ -27,6 +27,7 @@ const ja: Messages = {
     taxIncluded: '税込',
     billedYearly: '年一括払い',
     upgrade: 'アップグレード',
+    discardConfirm: '保存されていない変更があります。破棄しますか？',
   },
   nav: {
     hero: 'トップ',

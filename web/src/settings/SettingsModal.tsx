@@ -22,6 +22,13 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
   const session = useSession();
   const [tab, setTab] = useState<SettingsTab>(initialTab);
   const dialog = useRef<HTMLDialogElement>(null);
+  // Unsaved profile edits ask before they are thrown away by closing or switching tab.
+  const dirty = useRef(false);
+  const leave = (then: () => void) => {
+    if (dirty.current && !window.confirm(t('common.discardConfirm'))) return;
+    dirty.current = false;
+    then();
+  };
 
   useEffect(() => {
     const element = dialog.current;
@@ -48,7 +55,7 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
     >
       <header className="modal-header">
         <h2>{t('settings.title')}</h2>
-        <button type="button" className="modal-close" aria-label={t('common.close')} onClick={onClose}>
+        <button type="button" className="modal-close" aria-label={t('common.close')} onClick={() => leave(onClose)}>
           ×
         </button>
       </header>
@@ -61,19 +68,25 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
               role="tab"
               aria-selected={tab === entry.key}
               className={tab === entry.key ? 'active' : ''}
-              onClick={() => setTab(entry.key)}
+              onClick={() => leave(() => setTab(entry.key))}
             >
               {entry.label}
             </button>
           ))}
-          <button type="button" className="button button-ghost logout" onClick={() => void logout()}>
+          <button type="button" className="button button-ghost logout" onClick={() => leave(() => void logout())}>
             {t('common.logout')}
           </button>
         </div>
         <div className="modal-panel" role="tabpanel">
-          {tab === 'plans' && <PlanListTab onNavigate={onClose} />}
+          {tab === 'plans' && <PlanListTab onNavigate={() => leave(onClose)} />}
           {tab === 'plan' && <BillingPanel />}
-          {tab === 'profile' && <ProfileTab />}
+          {tab === 'profile' && (
+            <ProfileTab
+              onDirty={(value) => {
+                dirty.current = value;
+              }}
+            />
+          )}
         </div>
       </div>
     </dialog>
@@ -116,7 +129,7 @@ function PlanListTab({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
-function ProfileTab() {
+function ProfileTab({ onDirty }: { onDirty: (dirty: boolean) => void }) {
   const { t } = useTranslation();
   const notify = useNotice();
   const { user, refresh } = useSession();
@@ -130,6 +143,10 @@ function ProfileTab() {
   const [busy, setBusy] = useState(false);
   const errors = profileErrors(draft);
   const invalid = Boolean(errors.name || errors.company_name);
+  const isDirty = editing && JSON.stringify(draft) !== JSON.stringify(stored);
+  useEffect(() => {
+    onDirty(isDirty);
+  }, [isDirty, onDirty]);
 
   const save = async () => {
     setBusy(true);

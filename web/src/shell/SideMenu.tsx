@@ -3,7 +3,7 @@ import { Link, NavLink } from 'react-router';
 import type { BusinessPlanItem, User } from '../api/types';
 import { runtimeConfig } from '../config';
 import { canCreatePlan, showsKnowledge } from '../lib/tiers';
-import { type ScreenDef, screenByKey } from './screens';
+import { hasAccess, type ScreenDef, screenByKey } from './screens';
 
 function PlanIcon({ plan }: { plan: BusinessPlanItem }) {
   if (plan.business_plan_icon) return <img src={plan.business_plan_icon} alt="" width={32} height={32} />;
@@ -92,7 +92,7 @@ export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, o
           {item(screenByKey('pl'), '≡')}
           {item(screenByKey('kpi'), '◎')}
           {item(screenByKey('revenue'), '↗')}
-          {item(screenByKey('expenses'), '¥')}
+          {hasAccess(plan, screenByKey('expenses')) && item(screenByKey('expenses'), '¥')}
         </div>
         {plan.is_owner && (
           <div className="menu-group">
