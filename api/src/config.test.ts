@@ -13,6 +13,7 @@ describe('configuration', () => {
     expect(config.PORT).toBe(3000);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, PORT: '4100' }).PUBLIC_URL).toBe('http://localhost:4100');
     expect(config.APP_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(join(dir, 'app-secret'), 'utf8').trim()).toBe(config.APP_SECRET);
     expect(loadConfig({ DATA_DIR: dir }).APP_SECRET).toBe(config.APP_SECRET);

@@ -18,7 +18,8 @@ export const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_TOKENINFO_URL: z.url().default('https://oauth2.googleapis.com'),
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Where e-mailed links point; unset follows PORT on localhost. */
+  PUBLIC_URL: z.url().optional(),
   DEMO_BOOKING_URL: optionalUrl,
   TOKEN_TTL_HOURS: z.coerce
     .number()
@@ -30,9 +31,10 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'APP_SECRET' | 'DATA_DIR'> {
+export interface Config extends Omit<Env, 'APP_SECRET' | 'DATA_DIR' | 'PUBLIC_URL'> {
   DATA_DIR: string;
   APP_SECRET: string;
+  PUBLIC_URL: string;
 }
 
 /** Raised when an environment variable has a value the API cannot use; the message names the variable. */
@@ -57,7 +59,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   const dataDir = resolve(parsed.data.DATA_DIR);
-  return { ...parsed.data, DATA_DIR: dataDir, APP_SECRET: parsed.data.APP_SECRET ?? appSecretIn(dataDir) };
+  return {
+    ...parsed.data,
+    DATA_DIR: dataDir,
+    APP_SECRET: parsed.data.APP_SECRET ?? appSecretIn(dataDir),
+    PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+  };
 }
 
 function appSecretIn(dataDir: string): string {
