@@ -1,0 +1,72 @@
+/**
+ * AG Grid with only the modules the working screens use: client-side rows, text editing, cell and row styles,
+ * pinned columns and cell-change flashing off. Loaded only by the screens that show a grid.
+ */
+import {
+  CellStyleModule,
+  ClientSideRowModelModule,
+  type ColDef,
+  type GridApi,
+  type GridOptions,
+  ModuleRegistry,
+  PinnedColumnModule,
+  RenderApiModule,
+  RowApiModule,
+  RowStyleModule,
+  TextEditorModule,
+  themeQuartz,
+} from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo } from 'react';
+
+ModuleRegistry.registerModules([
+  ClientSideRowModelModule,
+  TextEditorModule,
+  CellStyleModule,
+  RowStyleModule,
+  PinnedColumnModule,
+  RenderApiModule,
+  RowApiModule,
+]);
+
+const theme = themeQuartz.withParams({
+  fontSize: 13,
+  headerFontSize: 12,
+  spacing: 5,
+  accentColor: 'var(--brand, #5b3fd1)',
+  headerBackgroundColor: '#f3f1fa',
+});
+
+export interface DataGridProps<Row> {
+  rows: Row[];
+  columns: ColDef<Row>[];
+  getRowId?: (row: Row) => string;
+  options?: GridOptions<Row>;
+  height?: number | 'auto';
+  testId?: string;
+  onReady?: (api: GridApi<Row>) => void;
+}
+
+export function DataGrid<Row>({ rows, columns, getRowId, options, height = 'auto', testId, onReady }: DataGridProps<Row>) {
+  const defaultColDef = useMemo<ColDef<Row>>(() => ({ sortable: false, resizable: true, suppressMovable: true }), []);
+  const auto = height === 'auto';
+  return (
+    <div className="data-grid" data-test={testId} style={auto ? undefined : { height }}>
+      <AgGridReact<Row>
+        theme={theme}
+        rowData={rows}
+        columnDefs={columns}
+        defaultColDef={defaultColDef}
+        domLayout={auto ? 'autoHeight' : 'normal'}
+        suppressCellFocus={false}
+        singleClickEdit
+        stopEditingWhenCellsLoseFocus
+        {...(getRowId ? { getRowId: (p) => getRowId(p.data) } : {})}
+        {...(onReady ? { onGridReady: (event) => onReady(event.api) } : {})}
+        {...options}
+      />
+    </div>
+  );
+}
+
+export type { ColDef, GridApi };
