@@ -5,7 +5,7 @@
  */
 import { ALL_PERIODS, monthColumn, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
-import { aggregatePeriod, emptyGrid, type Grid, PeriodSheet, safeRatio, setCell } from './grid';
+import { aggregatePeriod, emptyGrid, type Grid, PeriodSheet, refOrBlank, safeRatio, setCell } from './grid';
 
 export const VARIANCE_BLOCKS = ['progress', 'difference_value', 'difference_rate'] as const;
 export type VarianceBlock = (typeof VARIANCE_BLOCKS)[number];
@@ -34,7 +34,7 @@ export function compileMasked(
   const compared = comparedPeriods(act);
   for (const { period } of compared) {
     if (period.kind !== 'month') continue;
-    for (const row of rows) sheet.setMonth(row.key, period.t, `=${source.at(row.key, period.t, true)}`);
+    for (const row of rows) sheet.setMonth(row.key, period.t, refOrBlank(source, row.key, period.t));
   }
   for (const { period, months } of compared) {
     if (period.kind === 'month') continue;

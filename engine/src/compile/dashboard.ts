@@ -7,7 +7,7 @@
  */
 import { a1, monthColumn, yearColumn, yearOf } from '../layout';
 import type { RowDef } from '../rows';
-import { type Cell, emptyGrid, type Grid, type PeriodSheet, safeRatio, setCell } from './grid';
+import { type Cell, emptyGrid, type Grid, type PeriodSheet, refOrBlank, safeRatio, setCell } from './grid';
 
 export const DASHBOARD_COLUMNS = [
   'latest_value',
@@ -71,7 +71,7 @@ export function compileDashboard(input: {
     const y = yearOf(latest);
     for (const row of rows) {
       const r = layout.metricRow[row.key] ?? 0;
-      setCell(grid, r, layout.column.latest_value, `=${view.at(row.key, latest, true)}`);
+      setCell(grid, r, layout.column.latest_value, refOrBlank(view, row.key, latest));
       if (actualToDate) {
         const ytd = actualToDate.ref(row.key, yearColumn(y), true);
         const plan = estimate.ref(row.key, yearColumn(y), true);

@@ -92,6 +92,14 @@ export class PeriodSheet {
 }
 
 /**
+ * A reference to another sheet's month cell, or a blank where that cell is blank: a formula pointing at an empty cell
+ * shows 0 in Excel and LibreOffice but blank in HyperFormula.
+ */
+export function refOrBlank(source: PeriodSheet, key: string, t: number): Cell {
+  return source.grid[source.row(key)]?.[monthColumn(t)] === null ? null : `=${source.at(key, t, true)}`;
+}
+
+/**
  * How a period column is aggregated: over which months, from which monthly cells, and (for a sheet that masks another
  * to its ACT months) where the full sheet's period cells are.
  */

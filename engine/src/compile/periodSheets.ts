@@ -6,7 +6,7 @@ import { ALL_PERIODS, monthWithinYear, yearOf } from '../layout';
 import { rowsFor } from '../rows';
 import { type ActualInputs, CASH_KEYS, PLAN_MONTHS, type PlanCase, type Template } from '../schema';
 import type { Assumptions } from './assumptions';
-import { aggregatePeriod, burnMultiple, type Cell, PeriodSheet } from './grid';
+import { aggregatePeriod, burnMultiple, type Cell, PeriodSheet, refOrBlank } from './grid';
 
 export interface MonthContext {
   sheet: PeriodSheet;
@@ -61,7 +61,9 @@ function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key:
   for (const cost of ['cogs', 'sm', 'rd', 'ga'])
     set(cost, `=${at('revenue')}*${a.ref(`${cost}_rate` as 'cogs_rate', y)}`);
   const override = a.ref('employees', y);
-  set('employees', `=IF(${override}="",MAX(1,ROUNDUP(${at('mrr')}*12/arr_per_head,0)),${override})`);
+  // The nano-head allowance keeps 176.00000000000003 (binary residue of 176) from rounding up to 177, which
+  // HyperFormula would do and Excel and LibreOffice would not.
+  set('employees', `=IF(${override}="",MAX(1,ROUNDUP(${at('mrr')}*12/arr_per_head-0.000000001,0)),${override})`);
   fillDerivedMonth(ctx, t, cash);
 }
 
@@ -197,7 +199,7 @@ export function compileActual(
           : `=${est(key, t)}`,
       );
     } else {
-      fillForecastMonth(sheet, t, est, c.cash[String(t)]?.beginning_cash_balance !== undefined);
+      fillForecastMonth(sheet, t, estimate, c.cash[String(t)]?.beginning_cash_balance !== undefined);
     }
   }
   aggregateAll(sheet);
@@ -208,12 +210,8 @@ export function compileActual(
  * An EST month outside any revision shows the estimate. Only the chains run on from the actual figures before it, so
  * that cash, cumulative figures and the cash-out month follow from what really happened (engine/README.md).
  */
-function fillForecastMonth(
-  s: PeriodSheet,
-  t: number,
-  est: (key: string, t: number) => string,
-  plannedBeginning: boolean,
-): void {
+function fillForecastMonth(s: PeriodSheet, t: number, estimate: PeriodSheet, plannedBeginning: boolean): void {
+  const est = (key: string, t: number) => estimate.at(key, t, true);
   const chained = new Set([
     'beginning_cash_balance',
     'ending_cash_balance',
@@ -221,7 +219,7 @@ function fillForecastMonth(
     'cumulative_revenue',
     'cash_out_month',
   ]);
-  for (const row of s.rows) if (!chained.has(row.key)) s.setMonth(row.key, t, `=${est(row.key, t)}`);
+  for (const row of s.rows) if (!chained.has(row.key)) s.setMonth(row.key, t, refOrBlank(estimate, row.key, t));
   const at = (key: string) => s.at(key, t);
   const prev = (key: string) => s.at(key, t - 1);
   if (t === 1) {
