@@ -167,7 +167,7 @@ describe('web walkthrough in headless Chromium', () => {
     await create.click();
     await page.waitForURL(/\/business-plans\/\d+\/pl$/);
     const planPath = new URL(page.url()).pathname.replace(/\/pl$/, '');
-    await page.locator('[data-screen="pl"]').first().waitFor();
+    await page.locator('.shell-title', { hasText: /^PL$/ }).waitFor();
     // The year switcher is hidden on P&L.
     expect(await page.locator('[data-test="year-switcher"]').count()).toBe(0);
     await screenshot(page, 'shell-pl-1280');
@@ -301,7 +301,7 @@ describe('web walkthrough in headless Chromium', () => {
       [TOKEN_KEY, basic.token],
     );
     await second.page.goto(`/business-plans/${own.body.data.business_plan_id}/kpi`);
-    await second.page.locator('[data-screen="kpi"]').last().waitFor();
+    await second.page.locator('.shell-title', { hasText: 'Action KPI' }).waitFor();
     expect(await second.page.locator('[data-test="upgrade-placeholder"]').count()).toBe(0);
     expect(await second.page.locator('.plan-add').count()).toBe(1);
     expect(await second.page.locator('[data-link="knowledge"]').count()).toBe(1);
@@ -348,7 +348,7 @@ describe('web walkthrough in headless Chromium', () => {
     await page.locator('[data-test="no-access"]').waitFor();
     await screenshot(page, 'shell-no-access-1024');
     await page.locator('.menu [data-screen="dashboard"]').click();
-    await page.locator('[data-screen="dashboard"]').last().waitFor();
+    await page.locator('.shell-title', { hasText: 'Dashboard' }).waitFor();
     expect(await page.locator('[data-test="no-access"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Settings' }).click();
     const modal = page.getByRole('dialog');

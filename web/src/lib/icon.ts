@@ -1,0 +1,7 @@
+/** Plan icon upload rule (spec section 5): JPEG or PNG only, at most 2,000,000 bytes; anything else is ignored. */
+export const ICON_MAX_BYTES = 2_000_000;
+const ICON_TYPES = ['image/jpeg', 'image/png'];
+
+export function acceptIcon(file: { type: string; size: number } | null | undefined): boolean {
+  return Boolean(file && ICON_TYPES.includes(file.type) && file.size <= ICON_MAX_BYTES);
+}
