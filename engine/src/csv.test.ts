@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
 import { csvFileName, formatCsvNumber, kpiCsv, plCsv } from './csv';
 import { buildFixture, FIXTURES } from './testing';
@@ -74,8 +74,71 @@ describe('CSV exports', () => {
   });
 });
 
+/** Runs the CLI, capturing what it prints. */
+async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
 describe('the plan CLI', () => {
-  it('exports CSV files and rejects a bad plan file naming the field', async () => {
+  it('evaluates a plan file to six P&L years and 72 monthly records per case', async () => {
+    const { code, out } = await runCli(['evaluate', `${FIXTURES}three-cases.json`]);
+    expect(code).toBe(0);
+    const result = JSON.parse(out) as {
+      cases: { case_name: string; annual: { arr: number }[]; monthly: Record<string, unknown>[] }[];
+    };
+    expect(result.cases.map((c) => c.case_name)).toEqual(['Base case', 'Ideal case', 'Prudent case']);
+    expect(result.cases[0]?.annual).toHaveLength(6);
+    expect(result.cases[0]?.annual[0]?.arr).toBeCloseTo(100_000_000, 3);
+    expect(result.cases[0]?.monthly).toHaveLength(72);
+    expect(result.cases[0]?.monthly[0]).toMatchObject({ month: '2026-04', status: 'EST' });
+    for (const key of ['arpa', 'beginning_cash_balance', 'burn_multiple', 'cac', 'churn_cvr', 'ltv_cac', 'order_cvr']) {
+      expect(result.cases[0]?.monthly[0]).toHaveProperty(key);
+    }
+  });
+
+  it('rejects a bad plan file naming each field and exits non-zero', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plan-cli-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        business_plan_name: 'x',
+        template: 'saas',
+        currency: 'EUR',
+        arr: 1,
+        arpa: 1,
+        start_year: 2026,
+        start_month: 1,
+        cases: [{ case_name: 'a', years: { '1': { churn_rate: 2 } } }],
+      }),
+    );
+    const bad = await runCli(['evaluate', file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('currency');
+    expect(bad.err).toContain('cases.0.years.1.churn_rate');
+    writeFileSync(file, '{ not json');
+    expect((await runCli(['evaluate', file])).err).toContain('not valid JSON');
+    const pdf = await runCli(['export', `${FIXTURES}three-cases.json`, '--format', 'pdf', '--out', dir]);
+    expect(pdf.code).not.toBe(0);
+    expect(pdf.err).toContain('--format must be csv or xlsx');
+  });
+
+  it('exports CSV files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plan-cli-'));
     expect(
       await main([
