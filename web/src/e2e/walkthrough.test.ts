@@ -70,6 +70,11 @@ describe('web walkthrough in headless Chromium', () => {
     await price.getByRole('button', { name: /Annual/ }).click();
     expect(await price.textContent()).toContain('$84');
     expect(await price.textContent()).toContain('$127');
+    for (const width of [1024, 768]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `landing-en-${width}`);
+    }
     await page.setViewportSize({ width: 375, height: 812 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'landing-en-375');
