@@ -25,10 +25,12 @@ export interface AppDeps {
   now?: () => Date;
   /** Folder of the web build to serve next to the API, if it exists. */
   webDist?: string;
+  /** The workbook cache; one is made when not given. */
+  workbooks?: WorkbookCache;
 }
 
 /** Everything a route needs, built once per app. */
-export interface Services extends Required<Omit<AppDeps, 'webDist'>> {
+export interface Services extends Required<Omit<AppDeps, 'webDist' | 'workbooks'>> {
   tokens: TokenSigner;
   workbooks: WorkbookCache;
 }
@@ -42,7 +44,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     logger: deps.logger,
     now: deps.now ?? (() => new Date()),
     tokens: new TokenSigner(deps.config.APP_SECRET, deps.config.TOKEN_TTL_HOURS),
-    workbooks: new WorkbookCache(),
+    workbooks: deps.workbooks ?? new WorkbookCache(),
   };
   const app = new Koa<AppState>();
   app.proxy = true;

@@ -117,7 +117,7 @@ const CALLS: Call[] = [
     op: 'write',
     send: post('/pl/monthly/edit', () => ({ year: 1, month: 1, order: 3 })),
   },
-  { name: 'reverse', scope: 'actuals', op: 'write', send: post('/pl/monthly/reverse', () => ({ year: 1, month: 2 })) },
+  { name: 'reverse', scope: 'actuals', op: 'write', send: post('/pl/monthly/reverse', () => ({ year: 1, month: 1 })) },
   { name: 'home read', scope: 'home', op: 'read', send: get('/home/retrieve') },
   { name: 'home edit', scope: 'home', op: 'write', send: post('/home/edit', () => ({ kpi_title: 'order', value: 1 })) },
   { name: 'members read', scope: 'owner', op: 'read', send: get('/authority/retrieve') },

@@ -49,8 +49,10 @@ import {
 } from '../services/plans';
 
 /** Loads the plan for the signed-in caller (404 for anyone who may not see it). */
-export function planFor(services: Services, ctx: AppContext, planId: number): Promise<PlanAccess> {
-  return planAccess(services.db, currentUser(ctx), planId, services.now());
+export async function planFor(services: Services, ctx: AppContext, planId: number): Promise<PlanAccess> {
+  const access = await planAccess(services.db, currentUser(ctx), planId, services.now());
+  access.changed = (version, edits) => services.workbooks.advance(services.db, planId, version, edits);
+  return access;
 }
 
 /** Multipart with an optional `business_plan_icon` file; over-large files become a 400 on that field. */
@@ -109,6 +111,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
     await deletePlan(db, access, currentUser(ctx).id);
+    services.workbooks.drop(access.plan.id);
     ctx.body = { title: 'Success', message: 'the business plan was deleted' };
   });
 

@@ -1,4 +1,7 @@
+import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanRow } from '../services/access';
+import { loadPlanFile } from '../services/planFile';
 import { planForm, startTestApi, type TestApi } from '../testing/harness';
 
 let api: TestApi;
@@ -219,5 +222,61 @@ describe('CSV downloads', () => {
     expect(kpi.headers.get('content-disposition')).toContain('_kpi_20261015.csv');
     const badYear = await get('/kpi/csv', { case_id: caseId, year: 9 });
     expect(badYear.status).toBe(400);
+  });
+});
+
+describe('the warm workbook', () => {
+  it('follows every edit above to the same numbers as a fresh build from the database', async () => {
+    // Two more cases, so that edits address case indexes other than 0.
+    await post('/case/create', { case_name: 'Ideal', case_rate: 2 });
+    const ideal = (await get('/pl/retrieve')).body.data.values[1].case_id;
+    await post('/case/edit', { case_id: ideal, year: 3, key: 'churn_rate', value: 0.01 });
+    await post('/pl/monthly/edit', { year: 1, month: 2, order: 9, churn: 1, arpa: 52_000 });
+    await post('/pl/monthly/edit', { year: 1, month: 3, case_id: ideal, order: 20 });
+    await post('/pl/monthly/reverse', { year: 1, month: 3, case_id: ideal });
+    await post('/model/edit', { case_id: ideal, model: { name: 'custom', rates: [2.5, 2, 2, 1.5, 1.2] } });
+    await post('/casename/edit', { case_id: ideal, case_name: 'Best' });
+    await post('/case/edit', { case_id: ideal, year: 1, key: 'case_rate', value: 1.8 });
+    await post('/pl/monthly/adjust/edit', { case_id: ideal, year: 1, pattern: 'upward' });
+    await post('/home/edit', { kpi_title: 'sales', value: 7 });
+    const item = {
+      item_title: 'rd_labor',
+      item_name: 'Engineers',
+      price: 900_000,
+      start_year: 2026,
+      start_month: 5,
+      end_year: 2028,
+      end_month: 3,
+    };
+    const created = await post('/cost/create', { case_id: ideal, item });
+    await post('/cost/edit', { case_id: ideal, cost_id: created.body.data.cost_id, ...item, price: 950_000 });
+    await post('/pl/monthly/comment/edit', {
+      case_id: ideal,
+      year: 1,
+      column_name: 2,
+      section: 'estimate',
+      content: 'Hiring',
+    });
+    await post('/pl/monthly/cashflow/edit', { case_id: ideal, year: 1, month: 7, equity_raised: 100_000_000 });
+    const answer = await get('/pl/monthly/retrieve', { case_id: ideal });
+    expect(answer.status).toBe(200);
+    expect(api.workbooks.stats.fallbacks).toBe(0);
+    expect(api.workbooks.stats.applied).toBeGreaterThan(10);
+
+    const plan = await api.db<PlanRow>('business_plans').where({ id: planId }).first();
+    if (!plan) throw new Error('no plan');
+    const asOf = { year: 2026, month: 10 };
+    const warm = await api.workbooks.get(api.db, plan, asOf);
+    expect(warm.version).toBe(plan.version);
+    const loaded = await loadPlanFile(api.db, plan);
+    const fresh = PlanWorkbook.build(loaded.file, { asOf });
+    expect(warm.caseIds).toEqual(loaded.caseIds);
+    for (let c = 0; c < loaded.caseIds.length; c++) {
+      expect(warm.workbook.annualPl(c)).toEqual(fresh.annualPl(c));
+      expect(warm.workbook.monthlyPl(c)).toEqual(fresh.monthlyPl(c));
+      expect(warm.workbook.costs(c)).toEqual(fresh.costs(c));
+    }
+    expect(JSON.parse(answer.text).data.monthly_pl).toEqual(JSON.parse(JSON.stringify(fresh.monthlyPl(1))));
+    fresh.destroy();
   });
 });

@@ -15,10 +15,11 @@ import {
   homeEditRequest,
   reverseRequest,
 } from '../contract/screens';
+import { noPermission } from '../errors';
 import { requireUser } from '../http/auth';
 import type { AppContext, AppState } from '../http/context';
 import { parseInput } from '../http/validate';
-import { requireScope } from '../services/access';
+import { AREAS, requireScope } from '../services/access';
 import {
   costGroupOf,
   costItemOf,
@@ -100,15 +101,26 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   read('/home/retrieve', 'home', homeAnswer);
   read('/suggestions/per-employee', 'pl', (s, caseId) => perEmployeeAnswer(s, caseId, FIXTURES_DIR));
 
+  // The plan's inputs for the browser's own engine (DESIGN.md: an edit recomputes on screen at once). The file holds
+  // every area's inputs, so it goes to the owner and to members who may see every area.
+  router.get('/business-plan/file', auth, async (ctx) => {
+    const input = parseInput(planScoped, ctx.query);
+    const s = await screen(ctx, input.business_plan_id);
+    if (!s.access.isOwner && AREAS.some((area) => s.access.roles[area] === 'no_access')) throw noPermission();
+    const compiled = await compiledPlan(s);
+    ctx.body = { data: { plan: compiled.workbook.plan, version: compiled.version, case_ids: compiled.caseIds } };
+  });
+
   router.post('/home/edit', auth, async (ctx) => {
     const input = parseInput(homeEditRequest, ctx.request.body);
     const s = await screen(ctx, input.business_plan_id);
     requireScope(s.access, 'home', 'write');
     const saas = s.access.plan.template === 'saas';
-    const key =
-      { sales: saas ? 'meeting' : 'registration', orders: saas ? 'order' : 'billing' }[input.kpi_title as 'sales'] ??
-      input.kpi_title;
-    await saveDaily(db, s.access, input.date ?? s.today.toISOString().slice(0, 10), key, input.value);
+    // The home screen calls them sales and orders: meetings and orders (saas), registrations and billing (selfserve).
+    const aliases = { sales: saas ? 'meeting' : 'registration', orders: saas ? 'order' : 'billing' } as const;
+    const metric =
+      input.kpi_title === 'sales' || input.kpi_title === 'orders' ? aliases[input.kpi_title] : input.kpi_title;
+    await saveDaily(db, s.access, input.date ?? s.today.toISOString().slice(0, 10), metric, input.value);
     ctx.body = { title: 'Success', message: 'saved' };
   });
 

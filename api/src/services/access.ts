@@ -1,3 +1,4 @@
+import type { PlanEdit } from '@topline/engine';
 import type { Db } from '../db';
 import { noPermission, notFound, ownerOnly, tierLock } from '../errors';
 import { type Tier, type TierInfo, tierFrom, type UserRow } from './users';
@@ -45,8 +46,16 @@ export interface PlanRow {
   version: number;
 }
 
+/** The engine edits that a committed write made, given the cached workbook's case ids (index -> id). */
+export type EditsFor = (caseIds: number[]) => PlanEdit[];
+
 export interface PlanAccess {
   plan: PlanRow;
+  /**
+   * Told after each committed write of this request: the plan's new version and the same change as engine edits
+   * (null when the workbook must be rebuilt instead), so a warm cached workbook can follow without a rebuild.
+   */
+  changed?: (version: number, edits: EditsFor | null) => void;
   isOwner: boolean;
   /** Effective roles: the owner has can_edit everywhere; members are clamped by the owner's tier. */
   roles: Roles;
@@ -131,11 +140,18 @@ export function requireOwner(access: PlanAccess): void {
   if (!access.isOwner) throw ownerOnly();
 }
 
-/** Every write to a plan's inputs bumps its version in the same transaction, which drops cached workbooks. */
-export async function bumpVersion(trx: Db, planId: number): Promise<void> {
-  await trx('business_plans')
+/** Every write to a plan's inputs bumps its version in the same transaction; answers the new version. */
+export async function bumpVersion(trx: Db, planId: number): Promise<number> {
+  const [row] = await trx('business_plans')
     .where({ id: planId })
-    .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+    .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() })
+    .returning('version');
+  return Number(typeof row === 'object' && row !== null ? (row as { version: number }).version : row);
+}
+
+/** Reports a committed write to whoever caches this plan's workbook. */
+export function committed(access: PlanAccess, version: number, edits: EditsFor | null = () => []): void {
+  access.changed?.(version, edits);
 }
 
 export async function audit(trx: Db, userId: number, planId: number | null, action: string, detail?: object) {

@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { badRequest, conflict, notFound, tierLock } from '../errors';
-import { AREAS, audit, bumpVersion, fullRoles, type PlanAccess, type Roles, rolesOf } from './access';
+import { AREAS, audit, bumpVersion, committed, fullRoles, type PlanAccess, type Roles, rolesOf } from './access';
 import { findUserByEmail, normalizeEmail } from './users';
 
 /** Team plans allow at most 4 members with any can_edit (product-and-account.md section 9). */
@@ -72,36 +72,39 @@ async function refuseOwner(db: Db, access: PlanAccess, email: string): Promise<v
 export async function addMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
     if (existing) throw conflict('this e-mail address is already a member of the business plan');
     await checkTierRules(trx, access, email, roles);
     await trx('plan_members').insert({ plan_id: access.plan.id, email, status: 'yet', ...roles });
-    await bumpVersion(trx, access.plan.id);
     await audit(trx, actorId, access.plan.id, 'member.add', { email });
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version);
 }
 
 export async function editMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
     if (!existing) throw notFound('the member');
     await checkTierRules(trx, access, email, roles);
     await trx('plan_members').where({ id: existing.id }).update(roles);
-    await bumpVersion(trx, access.plan.id);
     await audit(trx, actorId, access.plan.id, 'member.edit', { email });
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version);
 }
 
 export async function deleteMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     const deleted = await trx('plan_members').where({ plan_id: access.plan.id, email }).delete();
     if (deleted === 0) throw notFound('the member');
-    await bumpVersion(trx, access.plan.id);
     await audit(trx, actorId, access.plan.id, 'member.delete', { email });
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version);
 }

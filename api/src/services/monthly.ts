@@ -1,7 +1,7 @@
 import { ACTUAL_KEYS, type ActualsEdit, CASH_KEYS, type CashflowEdit, type CostItemFields } from '../contract/screens';
 import type { Db } from '../db';
 import { badRequest, inputError, notFound } from '../errors';
-import { bumpVersion, type PlanAccess } from './access';
+import { bumpVersion, committed, type PlanAccess } from './access';
 import { caseOf, casesOf } from './plans';
 
 /** Plan month index t of month k (1..12) of plan year y (MODEL.md section 1). */
@@ -42,30 +42,35 @@ export async function saveActuals(db: Db, access: PlanAccess, edit: ActualsEdit)
     delete values.lead;
     delete values.meeting;
   }
-  await db.transaction(async (trx) => {
-    for (const caseId of await targetCases(trx, access, edit.case_id)) {
+  const { version, caseIds } = await db.transaction(async (trx) => {
+    const caseIds = await targetCases(trx, access, edit.case_id);
+    for (const caseId of caseIds) {
       await writeValues(trx, caseId, t, 'actual', values);
       await trx('monthly_status')
         .insert({ case_id: caseId, month: t, status: 'ACT' })
         .onConflict(['case_id', 'month'])
         .merge();
     }
-    await bumpVersion(trx, access.plan.id);
+    return { version: await bumpVersion(trx, access.plan.id), caseIds };
   });
+  const defined = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  committed(access, version, (ids) =>
+    caseIds.map((id) => ({ type: 'actual', caseIndex: ids.indexOf(id), month: t, values: defined })),
+  );
 }
 
 /** Returns a month to forecast (EST); its entered values stay for later. */
 export async function reverseMonth(db: Db, access: PlanAccess, year: number, month: number, caseId?: number) {
   const t = planMonth(year, month);
-  await db.transaction(async (trx) => {
-    for (const id of await targetCases(trx, access, caseId)) {
-      await trx('monthly_status')
-        .insert({ case_id: id, month: t, status: 'EST' })
-        .onConflict(['case_id', 'month'])
-        .merge();
-    }
-    await bumpVersion(trx, access.plan.id);
+  const { version, caseIds } = await db.transaction(async (trx) => {
+    const targets = await targetCases(trx, access, caseId);
+    const actual = await trx('monthly_status').whereIn('case_id', targets).andWhere({ month: t, status: 'ACT' });
+    if (actual.length === 0) throw badRequest({ month: 'this month has no actuals to return to the forecast' });
+    const caseIds = actual.map((row) => Number(row.case_id));
+    await trx('monthly_status').whereIn('case_id', caseIds).andWhere({ month: t }).update({ status: 'EST' });
+    return { version: await bumpVersion(trx, access.plan.id), caseIds };
   });
+  committed(access, version, (ids) => caseIds.map((id) => ({ type: 'reverse', caseIndex: ids.indexOf(id), month: t })));
 }
 
 /** The plan's cash-flow items of one month (the estimate view). */
@@ -73,11 +78,15 @@ export async function saveCashflow(db: Db, access: PlanAccess, edit: CashflowEdi
   const t = planMonth(edit.year, edit.month);
   const values: Record<string, number | null | undefined> = {};
   for (const key of CASH_KEYS) values[key] = edit[key];
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, edit.case_id);
     await writeValues(trx, edit.case_id, t, 'estimate', values);
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  const defined = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  committed(access, version, (ids) => [
+    { type: 'cash', caseIndex: ids.indexOf(edit.case_id), month: t, values: defined },
+  ]);
 }
 
 export async function saveComment(
@@ -85,7 +94,7 @@ export async function saveComment(
   access: PlanAccess,
   edit: { case_id: number; year: number; column_name: number; section: string; content: string },
 ) {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, edit.case_id);
     const key = {
       case_id: edit.case_id,
@@ -100,16 +109,31 @@ export async function saveComment(
         .onConflict(['case_id', 'year', 'column_name', 'section'])
         .merge();
     }
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  const content = edit.content.trim() === '' ? '' : edit.content;
+  const section = edit.section as 'estimate' | 'actual' | 'difference';
+  committed(access, version, (ids) => [
+    {
+      type: 'comment',
+      caseIndex: ids.indexOf(edit.case_id),
+      comment: { year: edit.year, column_name: edit.column_name, section, content },
+    },
+  ]);
 }
 
 /**
  * Revises the year's budget from its latest ACT month L (MODEL.md section 6).
  * @throws ApiError 400 when the year has no actual month yet, or no month left after it
  */
-export async function reviseBudget(db: Db, access: PlanAccess, caseId: number, year: number, pattern: string) {
-  await db.transaction(async (trx) => {
+export async function reviseBudget(
+  db: Db,
+  access: PlanAccess,
+  caseId: number,
+  year: number,
+  pattern: 'upward' | 'downward',
+) {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     const latest = await trx('monthly_status')
       .where({ case_id: caseId, status: 'ACT' })
@@ -120,19 +144,28 @@ export async function reviseBudget(db: Db, access: PlanAccess, caseId: number, y
     if (L >= planMonth(year, 12))
       throw badRequest({ year: 'every month of this year has actuals; nothing is left to revise' });
     await trx('revisions').insert({ case_id: caseId, year, pattern, month: L }).onConflict(['case_id', 'year']).merge();
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version, (ids) => [{ type: 'revise', caseIndex: ids.indexOf(caseId), year, pattern }]);
 }
 
 /** Daily actuals from home; they add up into the month's actual of that metric (MODEL.md section 5). */
-export async function saveDaily(db: Db, access: PlanAccess, date: string, key: string, value: number) {
-  await db.transaction(async (trx) => {
+export async function saveDaily(
+  db: Db,
+  access: PlanAccess,
+  date: string,
+  metric: 'meeting' | 'order' | 'registration' | 'billing',
+  value: number,
+) {
+  const version = await db.transaction(async (trx) => {
     await trx('daily_entries')
-      .insert({ plan_id: access.plan.id, date, key, value })
+      .insert({ plan_id: access.plan.id, date, key: metric, value })
       .onConflict(['plan_id', 'date', 'key'])
       .merge();
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  // Daily entries belong to the plan; every case reads them.
+  committed(access, version, (ids) => ids.map((_, caseIndex) => ({ type: 'daily', caseIndex, date, metric, value })));
 }
 
 /** @throws ApiError 400 titled "Input Error" when the term ends before it starts (working-screens.md section 5) */
@@ -156,14 +189,17 @@ export const costGroupOf = (itemTitle: string) => itemTitle.split('_')[0] as 'co
 
 export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
   checkTerm(item);
-  return db.transaction(async (trx) => {
+  const { costId, version } = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     const [row] = await trx('cost_items')
       .insert({ case_id: caseId, ...costFields(item) })
       .returning('id');
-    await bumpVersion(trx, access.plan.id);
-    return Number(row?.id);
+    return { costId: Number(row?.id), version: await bumpVersion(trx, access.plan.id) };
   });
+  committed(access, version, (ids) => [
+    { type: 'costItem', caseIndex: ids.indexOf(caseId), item: { cost_id: costId, ...costFields(item) } },
+  ]);
+  return costId;
 }
 
 export async function costItemOf(db: Db, access: PlanAccess, caseId: number, costId: number) {
@@ -175,15 +211,19 @@ export async function costItemOf(db: Db, access: PlanAccess, caseId: number, cos
 
 export async function editCostItem(db: Db, access: PlanAccess, caseId: number, costId: number, item: CostItemFields) {
   checkTerm(item);
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await trx('cost_items').where({ id: costId, case_id: caseId }).update(costFields(item));
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version, (ids) => [
+    { type: 'costItem', caseIndex: ids.indexOf(caseId), item: { cost_id: costId, ...costFields(item) } },
+  ]);
 }
 
 export async function deleteCostItem(db: Db, access: PlanAccess, caseId: number, costId: number) {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await trx('cost_items').where({ id: costId, case_id: caseId }).delete();
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version, (ids) => [{ type: 'deleteCostItem', caseIndex: ids.indexOf(caseId), costId }]);
 }

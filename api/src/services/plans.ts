@@ -1,8 +1,9 @@
+import type { YearKey } from '@topline/engine';
 import type { ColorSet, PlanCreate } from '../contract/plans';
 import { DEFAULT_COLORS, type MODEL_NAMES } from '../contract/plans';
 import type { Db } from '../db';
 import { badRequest, notFound, tierLock } from '../errors';
-import { audit, bumpVersion, type PlanAccess } from './access';
+import { audit, bumpVersion, committed, type PlanAccess } from './access';
 import { ownedPlanLimit, tierOf, type UserRow } from './users';
 
 export const MAX_ICON_BYTES = 2_000_000;
@@ -109,11 +110,16 @@ export async function editPlan(
   if (changes.start_year !== undefined) update.start_year = changes.start_year;
   if (changes.start_month !== undefined) update.start_month = changes.start_month;
   if (icon) Object.assign(update, { icon: icon.bytes, icon_type: icon.type });
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     if (Object.keys(update).length > 0) await trx('business_plans').where({ id: access.plan.id }).update(update);
-    await bumpVersion(trx, access.plan.id);
     await audit(trx, userId, access.plan.id, 'plan.edit', { fields: Object.keys(update) });
+    return bumpVersion(trx, access.plan.id);
   });
+  const values: { business_plan_name?: string; start_year?: number; start_month?: number } = {};
+  if (changes.name !== undefined) values.business_plan_name = changes.name;
+  if (changes.start_year !== undefined) values.start_year = changes.start_year;
+  if (changes.start_month !== undefined) values.start_month = changes.start_month;
+  committed(access, version, () => (Object.keys(values).length ? [{ type: 'plan', values }] : []));
 }
 
 export async function deletePlan(db: Db, access: PlanAccess, userId: number): Promise<void> {
@@ -124,10 +130,11 @@ export async function deletePlan(db: Db, access: PlanAccess, userId: number): Pr
 }
 
 export async function setThemeColor(db: Db, access: PlanAccess, color: string): Promise<void> {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await trx('business_plans').where({ id: access.plan.id }).update({ theme_color: color });
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version);
 }
 
 export async function planColors(db: Db, planId: number): Promise<ColorSet[]> {
@@ -138,12 +145,13 @@ export async function planColors(db: Db, planId: number): Promise<ColorSet[]> {
 
 /** Stores the colour sets; missing 2nd and 3rd sets keep the defaults. */
 export async function setPlanColors(db: Db, access: PlanAccess, colors: ColorSet[]): Promise<void> {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await trx('plan_colors').where({ plan_id: access.plan.id }).delete();
     const sets = DEFAULT_COLORS.map((fallback, i) => colors[i] ?? fallback);
     await trx('plan_colors').insert(sets.map((c, i) => ({ plan_id: access.plan.id, set_index: i, ...c })));
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version);
 }
 
 export interface CaseRow {
@@ -172,7 +180,7 @@ export const ratesOf = (row: CaseRow): number[] =>
 
 /** Adds a case (at most 3) with the first case's growth model. */
 export async function createCase(db: Db, access: PlanAccess, name: string, rate: number): Promise<number> {
-  return db.transaction(async (trx) => {
+  const { caseId, version } = await db.transaction(async (trx) => {
     const existing = await casesOf(trx, access.plan.id);
     if (existing.length >= MAX_CASES) throw badRequest({ case_name: `a plan has at most ${MAX_CASES} cases` });
     const first = existing[0];
@@ -186,27 +194,31 @@ export async function createCase(db: Db, access: PlanAccess, name: string, rate:
         model_rates: JSON.stringify(first ? ratesOf(first) : GROWTH_TEMPLATES.t2d3),
       })
       .returning('id');
-    await bumpVersion(trx, access.plan.id);
-    return Number(row?.id);
+    return { caseId: Number(row?.id), version: await bumpVersion(trx, access.plan.id) };
   });
+  // A new case changes the case order: the workbook is rebuilt on the next read.
+  committed(access, version, null);
+  return caseId;
 }
 
 export async function deleteCase(db: Db, access: PlanAccess, caseId: number): Promise<void> {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     const existing = await casesOf(trx, access.plan.id);
     if (existing.length <= 1) throw badRequest({ case_id: 'the last case of a plan cannot be deleted' });
     await trx('cases').where({ id: caseId }).delete();
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version, null);
 }
 
 export async function renameCase(db: Db, access: PlanAccess, caseId: number, name: string): Promise<void> {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     await trx('cases').where({ id: caseId }).update({ name });
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
   });
+  committed(access, version, (ids) => [{ type: 'caseName', caseIndex: ids.indexOf(caseId), value: name }]);
 }
 
 /** Sets (or with null clears) one per-year assumption; `case_rate` sets the case's rate. */
@@ -218,7 +230,7 @@ export async function editCaseYear(
   key: string,
   value: number | null,
 ): Promise<void> {
-  await db.transaction(async (trx) => {
+  const version = await db.transaction(async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     if (key === 'case_rate') {
       if (value === null) throw badRequest({ value: 'case_rate needs a value' });
@@ -231,7 +243,12 @@ export async function editCaseYear(
         .onConflict(['case_id', 'year', 'key'])
         .merge();
     }
-    await bumpVersion(trx, access.plan.id);
+    return bumpVersion(trx, access.plan.id);
+  });
+  committed(access, version, (ids) => {
+    const caseIndex = ids.indexOf(caseId);
+    if (key === 'case_rate') return [{ type: 'caseRate', caseIndex, value: value ?? 1 }];
+    return [{ type: 'year', caseIndex, year, key: key as YearKey, value }];
   });
 }
 
@@ -242,12 +259,15 @@ export async function editModel(
   name: (typeof MODEL_NAMES)[number],
   rates: number[] | undefined,
 ): Promise<void> {
-  await db.transaction(async (trx) => {
+  const { version, next } = await db.transaction(async (trx) => {
     const row = await caseOf(trx, access.plan.id, caseId);
     const next = name === 'custom' ? (rates ?? ratesOf(row)) : modelRates(name, undefined);
     await trx('cases')
       .where({ id: caseId })
       .update({ model_name: name, model_rates: JSON.stringify(next) });
-    await bumpVersion(trx, access.plan.id);
+    return { version: await bumpVersion(trx, access.plan.id), next };
   });
+  committed(access, version, (ids) => [
+    { type: 'model', caseIndex: ids.indexOf(caseId), model: { model_name: name, model_rate: next } },
+  ]);
 }

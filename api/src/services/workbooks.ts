@@ -1,6 +1,6 @@
 import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
-import type { PlanRow } from './access';
+import type { EditsFor, PlanRow } from './access';
 import { loadPlanFile } from './planFile';
 
 export interface CompiledPlan {
@@ -15,6 +15,7 @@ export interface CompiledPlan {
 interface Entry {
   version: number;
   asOf: string;
+  asOfValue: { year: number; month: number };
   compiled: Promise<CompiledPlan>;
 }
 
@@ -24,6 +25,8 @@ interface Entry {
  */
 export class WorkbookCache {
   private readonly entries = new Map<number, Entry>();
+  /** How often workbooks were built, followed an edit, or had to be rebuilt after a refused edit. */
+  readonly stats = { builds: 0, applied: 0, fallbacks: 0 };
 
   constructor(private readonly maxPlans = 200) {}
 
@@ -37,18 +40,50 @@ export class WorkbookCache {
     const hit = this.entries.get(plan.id);
     if (hit && hit.version === plan.version && hit.asOf === asOfKey) return hit.compiled;
     if (hit) void hit.compiled.then((old) => old.workbook.destroy()).catch(() => {});
-    const compiled = (async () => {
-      const loaded = await loadPlanFile(db, plan);
-      const workbook = PlanWorkbook.build(loaded.file, { asOf });
-      return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, string>() };
-    })();
+    const compiled = this.build(db, plan, asOf);
     this.entries.delete(plan.id);
-    this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, compiled });
+    this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled });
     compiled.catch(() => {
       if (this.entries.get(plan.id)?.compiled === compiled) this.entries.delete(plan.id);
     });
     this.evict();
     return compiled;
+  }
+
+  /**
+   * Follows a committed write on a warm workbook: when the cache holds the version just before `version`, the
+   * write's engine edits are applied in one batch instead of rebuilding on the next read. Edits the engine refuses,
+   * or `null` edits, drop the entry so that the next read rebuilds from the database.
+   */
+  advance(db: Db, planId: number, version: number, editsFor: EditsFor | null): void {
+    const entry = this.entries.get(planId);
+    if (!entry || entry.version !== version - 1) return;
+    if (editsFor === null) {
+      this.drop(planId);
+      return;
+    }
+    entry.version = version;
+    entry.compiled = entry.compiled.then(async (compiled) => {
+      try {
+        const edits = editsFor(compiled.caseIds);
+        if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
+        if (edits.length > 0) compiled.workbook.apply(edits);
+        this.stats.applied++;
+        compiled.version = version;
+        compiled.answers = new Map<string, string>();
+        return compiled;
+      } catch {
+        this.stats.fallbacks++;
+        compiled.workbook.destroy();
+        const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
+        if (!plan) throw new RangeError(`plan ${planId} is gone`);
+        entry.version = plan.version;
+        return this.build(db, plan, entry.asOfValue);
+      }
+    });
+    entry.compiled.catch(() => {
+      if (this.entries.get(planId) === entry) this.entries.delete(planId);
+    });
   }
 
   drop(planId: number): void {
@@ -59,6 +94,13 @@ export class WorkbookCache {
 
   clear(): void {
     for (const planId of [...this.entries.keys()]) this.drop(planId);
+  }
+
+  private async build(db: Db, plan: PlanRow, asOf: { year: number; month: number }): Promise<CompiledPlan> {
+    this.stats.builds++;
+    const loaded = await loadPlanFile(db, plan);
+    const workbook = PlanWorkbook.build(loaded.file, { asOf });
+    return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, string>() };
   }
 
   private evict(): void {

@@ -12,6 +12,7 @@ import type { Mailer, MailMessage } from '../services/mail';
 import { hashPassword } from '../services/passwords';
 import { TokenSigner } from '../services/tokens';
 import { setTier, type Tier, type UserRow } from '../services/users';
+import { WorkbookCache } from '../services/workbooks';
 
 /**
  * A real API over real HTTP for tests: PGlite by default, PostgreSQL in a schema of its own when
@@ -19,6 +20,7 @@ import { setTier, type Tier, type UserRow } from '../services/users';
  */
 export interface TestApi {
   db: Db;
+  workbooks: WorkbookCache;
   config: Config;
   url: string;
   mail: MailMessage[];
@@ -83,7 +85,8 @@ export async function startTestApi(
       mail.push(message);
     },
   };
-  const deps: AppDeps = { db, config, mailer, logger: silent, ...(options.now ? { now: options.now } : {}) };
+  const workbooks = new WorkbookCache();
+  const deps: AppDeps = { db, config, mailer, logger: silent, workbooks, ...(options.now ? { now: options.now } : {}) };
   const app = createApp(deps);
   const server: Server = await listen(app.callback(), 0, '127.0.0.1');
   const address = server.address();
@@ -98,6 +101,7 @@ export async function startTestApi(
 
   return {
     db,
+    workbooks,
     config,
     url,
     mail,
