@@ -56,7 +56,7 @@ function RequireAuth({ children }: { children: ReactNode }) {
   }, [hasToken, pathname, refresh]);
   if (!hasToken) return <Navigate to="/" replace />;
   if (!session.loaded) return <Loading />;
-  if (!session.user) return <Navigate to="/" replace />;
+  if (!session.user) return <Navigate to={session.failed ? '/500' : '/'} replace />;
   return <>{children}</>;
 }
 

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { api, clearToken, getToken } from './api/client';
+import { ApiError, api, clearToken, getToken } from './api/client';
 import type { BusinessPlanItem, Me, User } from './api/types';
 
 /** The signed-in user and their business plans, read from GET /user/me and refreshed on demand. */
@@ -7,6 +7,8 @@ export interface Session {
   user: User | null;
   plans: BusinessPlanItem[];
   loaded: boolean;
+  /** The last read of the session failed on the server's side (not a sign-out). */
+  failed: boolean;
   refresh: () => Promise<Me | null>;
   signOut: () => Promise<void>;
 }
@@ -16,6 +18,7 @@ const SessionContext = createContext<Session | null>(null);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [me, setMe] = useState<Me | null>(null);
   const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
 
   const refresh = useCallback(async () => {
     if (!getToken()) {
@@ -26,9 +29,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       const answer = await api.get<Me>('/user/me', { quiet: true });
       setMe(answer.data);
+      setFailed(false);
       return answer.data;
-    } catch {
+    } catch (error) {
       setMe(null);
+      setFailed(error instanceof ApiError && error.kind !== 'unauthorized');
       return null;
     } finally {
       setLoaded(true);
@@ -46,8 +51,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<Session>(
-    () => ({ user: me?.user ?? null, plans: me?.business_plans ?? [], loaded, refresh, signOut }),
-    [me, loaded, refresh, signOut],
+    () => ({ user: me?.user ?? null, plans: me?.business_plans ?? [], loaded, failed, refresh, signOut }),
+    [me, loaded, failed, refresh, signOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

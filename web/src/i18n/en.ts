@@ -208,6 +208,7 @@ const en = {
     emailPanel: 'E-mail',
     profilePanel: 'Profile',
     profileSaved: 'Your profile has been updated.',
+    planUpdated: 'The business plan information has been updated.',
   },
   profile: {
     name: 'Name',

@@ -212,6 +212,7 @@ const ja: Messages = {
     emailPanel: 'メールアドレス',
     profilePanel: 'プロフィール',
     profileSaved: 'プロフィールを更新しました。',
+    planUpdated: '事業計画の情報を更新しました。',
   },
   profile: {
     name: '氏名',
