@@ -204,6 +204,17 @@ describe('web walkthrough in headless Chromium', () => {
     expect(await modal.locator('.plan-card-add').count()).toBe(0);
     await modal.getByRole('tab', { name: 'Profile' }).click();
     expect(await modal.locator('[data-test="profile-email"]').textContent()).toBe('founder@example.com');
+    expect(await modal.locator('.profile-view').textContent()).toContain('Acme SaaS');
+    await modal.getByRole('button', { name: 'Edit' }).click();
+    await modal.getByLabel('Company name').fill('Acme Cloud');
+    // Leaving with unsaved edits asks first; declining keeps the form.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
+    expect(await modal.getByLabel('Company name').inputValue()).toBe('Acme Cloud');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.locator('.profile-view').waitFor();
+    expect(await modal.locator('.profile-view').textContent()).toContain('Acme Cloud');
+    await page.getByText('Your profile has been updated.').waitFor();
     await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
     await modal.locator('.price-card').first().waitFor();
     await screenshot(page, 'settings-plan-1280');
