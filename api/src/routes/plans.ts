@@ -51,7 +51,7 @@ import {
 /** Loads the plan for the signed-in caller (404 for anyone who may not see it). */
 export async function planFor(services: Services, ctx: AppContext, planId: number): Promise<PlanAccess> {
   const access = await planAccess(services.db, currentUser(ctx), planId, services.now());
-  access.changed = (version, edits) => services.workbooks.advance(services.db, planId, version, edits);
+  access.changed = (version, edits) => services.workbooks.advance(planId, version, edits);
   return access;
 }
 

@@ -17,6 +17,8 @@ interface Entry {
   asOf: string;
   asOfValue: { year: number; month: number };
   compiled: Promise<CompiledPlan>;
+  /** Committed writes not yet applied to the workbook. */
+  pending: EditsFor[];
 }
 
 /**
@@ -38,11 +40,14 @@ export class WorkbookCache {
   async get(db: Db, plan: PlanRow, asOf: { year: number; month: number }): Promise<CompiledPlan> {
     const asOfKey = `${asOf.year}-${asOf.month}`;
     const hit = this.entries.get(plan.id);
-    if (hit && hit.version === plan.version && hit.asOf === asOfKey) return hit.compiled;
+    if (hit && hit.version === plan.version && hit.asOf === asOfKey) {
+      if (hit.pending.length > 0) this.applyPending(db, plan.id, hit);
+      return hit.compiled;
+    }
     if (hit) void hit.compiled.then((old) => old.workbook.destroy()).catch(() => {});
     const compiled = this.build(db, plan, asOf);
     this.entries.delete(plan.id);
-    this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled });
+    this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled, pending: [] });
     compiled.catch(() => {
       if (this.entries.get(plan.id)?.compiled === compiled) this.entries.delete(plan.id);
     });
@@ -51,11 +56,11 @@ export class WorkbookCache {
   }
 
   /**
-   * Follows a committed write on a warm workbook: when the cache holds the version just before `version`, the
-   * write's engine edits are applied in one batch instead of rebuilding on the next read. Edits the engine refuses,
-   * or `null` edits, drop the entry so that the next read rebuilds from the database.
+   * Follows a committed write: when the cache holds the version just before `version`, the write's engine edits are
+   * queued and applied, together with any others, in one batch by the next read instead of a rebuild. `null` edits
+   * drop the entry so that the next read rebuilds from the database.
    */
-  advance(db: Db, planId: number, version: number, editsFor: EditsFor | null): void {
+  advance(planId: number, version: number, editsFor: EditsFor | null): void {
     const entry = this.entries.get(planId);
     if (!entry || entry.version !== version - 1) return;
     if (editsFor === null) {
@@ -63,12 +68,19 @@ export class WorkbookCache {
       return;
     }
     entry.version = version;
+    entry.pending.push(editsFor);
+  }
+
+  /** Applies queued edits in one batch; anything the engine refuses rebuilds the workbook from the database. */
+  private applyPending(db: Db, planId: number, entry: Entry): void {
+    const batch = entry.pending.splice(0);
+    const version = entry.version;
     entry.compiled = entry.compiled.then(async (compiled) => {
       try {
-        const edits = editsFor(compiled.caseIds);
+        const edits = batch.flatMap((editsFor) => editsFor(compiled.caseIds));
         if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
         if (edits.length > 0) compiled.workbook.apply(edits);
-        this.stats.applied++;
+        this.stats.applied += batch.length;
         compiled.version = version;
         compiled.answers = new Map<string, string>();
         return compiled;
