@@ -156,6 +156,13 @@ describe('email sign-up and sign-in', () => {
     expect((await api.call('GET', '/user/me', { token })).body.data.user.name).toBe('Aiko');
   });
 
+  it('answers the billing tab from the stored subscription', async () => {
+    const { token } = await api.user('billing@example.com', 'basic');
+    const answer = await api.call('GET', '/billing/retrieve', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.invoice).toMatchObject({ plan: { status: 'active' }, last4: null, invoice_list: [] });
+  });
+
   it('shows the trial and its days left', async () => {
     const { token } = await api.user('trial@example.com', 'team', 10);
     const me = await api.call('GET', '/user/me', { token });

@@ -118,6 +118,26 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
     ctx.body = { data: await meView(db, currentUser(ctx), services.now()) };
   });
 
+  // Billing runs through Stripe in a later step; until then the plan tab reads what the database holds.
+  router.get('/billing/retrieve', auth, async (ctx) => {
+    const user = currentUser(ctx);
+    const subscription = await db('subscriptions').where({ user_id: user.id }).first();
+    const invoices = await db('invoices').where({ user_id: user.id }).orderBy('created_at', 'desc');
+    ctx.body = {
+      data: {
+        invoice: {
+          plan: subscription
+            ? { status: subscription.status, current_period_end: subscription.current_period_end ?? null }
+            : null,
+          last4: null,
+          exp_year: null,
+          exp_month: null,
+          invoice_list: invoices.map((i) => ({ url: i.url, created_at: i.created_at, price: Number(i.price) })),
+        },
+      },
+    };
+  });
+
   router.post('/user/edit', auth, async (ctx) => {
     const input = parseInput(profileEditRequest, ctx.request.body);
     await editProfile(db, currentUser(ctx), input);
