@@ -67,7 +67,8 @@ export function BillingPanel() {
     }
   };
 
-  const invoices = billing?.invoice_list ?? [];
+  // Newest first, so the collapsed list shows the latest three.
+  const invoices = [...(billing?.invoice_list ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const shown = expanded ? invoices : invoices.slice(0, INVOICES_COLLAPSED);
   const tier = tierOf(user);
   return (
