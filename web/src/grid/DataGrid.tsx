@@ -9,7 +9,6 @@ import {
   type GridApi,
   type GridOptions,
   ModuleRegistry,
-  PinnedColumnModule,
   RenderApiModule,
   RowApiModule,
   RowStyleModule,
@@ -24,7 +23,6 @@ ModuleRegistry.registerModules([
   TextEditorModule,
   CellStyleModule,
   RowStyleModule,
-  PinnedColumnModule,
   RenderApiModule,
   RowApiModule,
 ]);
@@ -47,7 +45,15 @@ export interface DataGridProps<Row> {
   onReady?: (api: GridApi<Row>) => void;
 }
 
-export function DataGrid<Row>({ rows, columns, getRowId, options, height = 'auto', testId, onReady }: DataGridProps<Row>) {
+export function DataGrid<Row>({
+  rows,
+  columns,
+  getRowId,
+  options,
+  height = 'auto',
+  testId,
+  onReady,
+}: DataGridProps<Row>) {
   const defaultColDef = useMemo<ColDef<Row>>(() => ({ sortable: false, resizable: true, suppressMovable: true }), []);
   const auto = height === 'auto';
   return (

@@ -1,6 +1,229 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import type { Dashboard, DashboardSeries } from '@topline/engine';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Chart } from '../charts/Chart';
+import { useShell } from '../shell/ShellContext';
+import { CaseSelect } from '../working/CaseSelect';
+import { useCurrentCase } from '../working/currentCase';
+import { canEdit, useRetrieve } from '../working/data';
+import { cashOutColor, formatNumber, formatPercent } from '../working/format';
+import { useScreenReady } from '../working/ui';
 
-/** Dashboard screen of a business plan (spec/working-screens.md section 2). */
+type DashboardAnswer = Dashboard & { case_id: number };
+
+const RATE_METRICS = new Set(['gross_margin', 'lead_cvr', 'meeting_cvr', 'registration_cvr', 'order_cvr', 'churn_cvr']);
+const RATIO_METRICS = new Set(['ltv_cac', 'burn_multiple']);
+
+const METRICS_SAAS = [
+  'arpa',
+  'gross_margin',
+  'customers',
+  'ltv_cac',
+  'ltv',
+  'cac',
+  'session',
+  'lead',
+  'lead_cvr',
+  'meeting',
+  'meeting_cvr',
+  'order',
+  'order_cvr',
+  'churn',
+  'churn_cvr',
+  'burn_multiple',
+  'arr_per_employees',
+  'revenue_per_employees',
+];
+const METRICS_SELF = [
+  'arpa',
+  'gross_margin',
+  'customers',
+  'ltv_cac',
+  'ltv',
+  'cac',
+  'session',
+  'registration',
+  'registration_cvr',
+  'order',
+  'order_cvr',
+  'churn',
+  'churn_cvr',
+  'burn_multiple',
+  'arr_per_employees',
+  'revenue_per_employees',
+];
+
+export function formatMetric(name: string, value: number | null): string {
+  if (RATE_METRICS.has(name)) return formatPercent(value, 1);
+  return formatNumber(value, RATIO_METRICS.has(name) ? 2 : 0);
+}
+
+const COLORS = { red: '#d1364b', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
+
+/** A half-circle gauge of the MRR progress against the year's goal (the basic Plotly bundle has no indicator). */
+function Gauge({ percent }: { percent: number | null }) {
+  const p = Math.max(0, Math.min(100, percent ?? 0));
+  const angle = Math.PI * (1 - p / 100);
+  const x = 60 + 50 * Math.cos(angle);
+  const y = 60 - 50 * Math.sin(angle);
+  return (
+    <svg viewBox="0 0 120 70" width="180" height="105" role="img" aria-label={`${p.toFixed(1)}%`} data-test="mrr-gauge">
+      <path d="M10 60 A50 50 0 0 1 110 60" fill="none" stroke="#ece8fb" strokeWidth="12" />
+      <path d={`M10 60 A50 50 0 0 1 ${x.toFixed(2)} ${y.toFixed(2)}`} fill="none" stroke="#5b3fd1" strokeWidth="12" />
+      <text x="60" y="58" textAnchor="middle" fontSize="14" fontWeight="700">
+        {percent === null ? '-' : `${percent.toFixed(1)}%`}
+      </text>
+    </svg>
+  );
+}
+
+/** Dashboard (working-screens.md section 2): every metric with actual and estimate series and its averages. */
 export default function DashboardScreen() {
-  return <ScreenPlaceholder titleKey="shell.dashboard" screen="dashboard" />;
+  const { t } = useTranslation();
+  const { plan, year } = useShell();
+  const planId = plan.business_plan_id;
+  const cases = useRetrieve<{ values: { case_id: number; case_name: string }[] }>('/kpi/retrieve', {
+    business_plan_id: planId,
+  });
+  const { current, choose } = useCurrentCase(planId, cases.data?.values ?? []);
+  const answer = useRetrieve<DashboardAnswer>(
+    '/dashboard/retrieve',
+    { business_plan_id: planId, case_id: current?.case_id },
+    current !== null,
+  );
+  const [trend, setTrend] = useState<'mrr' | 'arr'>('mrr');
+  const [hideEstimate, setHideEstimate] = useState(false);
+  const mayHide = canEdit(plan, 'dashboard');
+  useScreenReady(answer.data !== null || cases.data !== null);
+  const data = answer.data;
+  if (!data || !current) return <section className="ws-screen" data-screen="dashboard" />;
+
+  const from = 12 * (year - 1);
+  const months = data.months.slice(from, from + 12);
+  const slice = (series: DashboardSeries | undefined, key: 'actual' | 'estimate') =>
+    (series?.[key] ?? []).slice(from, from + 12);
+  const runway = data.forecast_monthes;
+  const runwayColor = cashOutColor(runway);
+  const showEstimate = !hideEstimate;
+  const seriesChart = (name: string, height = 200) => {
+    const series = data.metrics[name];
+    const scale = RATE_METRICS.has(name) ? 100 : 1;
+    const scaled = (values: (number | null)[]) => values.map((v) => (v === null ? null : v * scale));
+    return (
+      <Chart
+        height={height}
+        testId={`chart-${name}`}
+        traces={[
+          {
+            type: 'bar',
+            name: t('ws.common.actual'),
+            x: months,
+            y: scaled(slice(series, 'actual')),
+            marker: { color: '#5b3fd1' },
+          },
+          ...(showEstimate
+            ? [
+                {
+                  type: 'scatter' as const,
+                  mode: 'lines',
+                  name: t('ws.common.estimate'),
+                  x: months,
+                  y: scaled(slice(series, 'estimate')),
+                  line: { color: '#f2a93b' },
+                },
+              ]
+            : []),
+        ]}
+      />
+    );
+  };
+
+  const cash = data.metrics.cash_balance;
+  const metrics = plan.template === 'saas' ? METRICS_SAAS : METRICS_SELF;
+  return (
+    <section className="ws-screen" data-screen="dashboard">
+      <div className="ws-toolbar">
+        <CaseSelect cases={cases.data?.values ?? []} current={current.case_id} onChange={choose} />
+        <label className="ws-switch">
+          <input
+            type="checkbox"
+            checked={hideEstimate}
+            disabled={!mayHide}
+            data-test="hide-estimate"
+            onChange={(e) => setHideEstimate(e.target.checked)}
+          />
+          {t('ws.dashboard.hideEstimate')}
+        </label>
+      </div>
+      <div className="ws-dash-top">
+        <div className="ws-card ws-metric-card" data-test="cash-balance">
+          <h3>{t('ws.dashboard.cash_balance')}</h3>
+          <strong className="ws-big">{formatNumber(cash?.latest_value ?? null)}</strong>
+          <p className="ws-runway" data-test="cash-out" data-color={runwayColor} style={{ color: COLORS[runwayColor] }}>
+            {runway === null
+              ? t('ws.dashboard.noCashOut')
+              : t('ws.dashboard.cashOut', {
+                  months: runway,
+                  when: data.cash_out ? `${data.cash_out.year}/${String(data.cash_out.month).padStart(2, '0')}` : '',
+                })}
+          </p>
+          {seriesChart('cash_balance', 180)}
+        </div>
+        <div className="ws-card ws-metric-card" data-test="mrr-trend">
+          <header className="ws-card-header">
+            <h3>{t(`ws.dashboard.${trend}`)}</h3>
+            <span className="ws-segment">
+              {(['mrr', 'arr'] as const).map((k) => (
+                <button
+                  key={k}
+                  type="button"
+                  className={trend === k ? 'ws-tab active' : 'ws-tab'}
+                  aria-pressed={trend === k}
+                  data-test={`trend-${k}`}
+                  onClick={() => setTrend(k)}
+                >
+                  {k.toUpperCase()}
+                </button>
+              ))}
+            </span>
+          </header>
+          <strong className="ws-big">{formatNumber(data.metrics[trend]?.latest_value ?? null)}</strong>
+          {seriesChart(trend, 180)}
+        </div>
+        <div className="ws-card ws-metric-card" data-test="mrr-progress">
+          <h3>{t('ws.dashboard.mrrProgress')}</h3>
+          <Gauge percent={data.mrr_progress.progress_percent} />
+          <p className="muted">
+            {t('ws.dashboard.asIs')}: {formatNumber(data.mrr_progress.as_is)} / {t('ws.dashboard.goal')}:{' '}
+            {formatNumber(data.mrr_progress.goal)}
+          </p>
+        </div>
+      </div>
+      <div className="ws-metric-grid">
+        {metrics.map((name) => {
+          const series = data.metrics[name];
+          if (!series) return null;
+          return (
+            <div key={name} className="ws-card ws-metric-card" data-test={`metric-${name}`}>
+              <h3>{t(`ws.dashboard.${name}`)}</h3>
+              <strong className="ws-big" data-test={`latest-${name}`}>
+                {formatMetric(name, series.latest_value)}
+              </strong>
+              <dl className="ws-averages">
+                <dt>{t('ws.dashboard.fiscalYear')}</dt>
+                <dd>{formatPercent(series.fiscal_year_achieved)}</dd>
+                <dt>{t('ws.dashboard.ave3')}</dt>
+                <dd>{formatMetric(name, series.ave_three_monthes)}</dd>
+                <dt>{t('ws.dashboard.ave6')}</dt>
+                <dd>{formatMetric(name, series.ave_six_monthes)}</dd>
+                <dt>{t('ws.dashboard.ave12')}</dt>
+                <dd>{formatMetric(name, series.ave_twelve_monthes)}</dd>
+              </dl>
+              {seriesChart(name, 170)}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
 }

@@ -1,6 +1,284 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../api/client';
+import { runtimeConfig } from '../config';
+import { useNotice } from '../notices';
+import { useSession } from '../session';
+import { useShell } from '../shell/ShellContext';
+import { canEdit, useRetrieve } from '../working/data';
+import { formatNumber, sanitizeNumber } from '../working/format';
+import { useScreenReady } from '../working/ui';
 
-/** Home screen of a business plan (spec/working-screens.md section 2). */
+interface HomeMetric {
+  actual: { today: number; weekly: number; monthly: number };
+  completion_rate: number | null;
+  daily_data: { date: string; count: number }[];
+  estimated: { monthly: number | null };
+}
+interface HomeAnswer {
+  calendar: { sales: HomeMetric; orders: HomeMetric };
+  db_chart: { iframe: string; title: string }[];
+  blog: { id: number | string; category: string; thumbnail: string; title: string; url?: string }[];
+}
+
+const isoDay = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+const PAD_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+function Calendar({ sales, orders, labels }: { sales: HomeMetric; orders: HomeMetric; labels: [string, string] }) {
+  const today = new Date();
+  const first = new Date(today.getFullYear(), today.getMonth(), 1);
+  const days = new Date(today.getFullYear(), today.getMonth() + 1, 0).getDate();
+  const offset = first.getDay();
+  const count = (metric: HomeMetric, day: string) =>
+    metric.daily_data.filter((d) => d.date === day).reduce((s, d) => s + d.count, 0);
+  const cells = [
+    ...PAD_KEYS.slice(0, offset).map((key) => <div key={key} className="ws-day empty" />),
+    ...Array.from({ length: days }, (_, i) => {
+      const day = isoDay(new Date(today.getFullYear(), today.getMonth(), i + 1));
+      const s = count(sales, day);
+      const o = count(orders, day);
+      return (
+        <div key={day} className={day === isoDay(today) ? 'ws-day today' : 'ws-day'} data-test={`day-${day}`}>
+          <span className="ws-day-n">{i + 1}</span>
+          {s > 0 && <span className="ws-day-sales">{`${labels[0]} ${s}`}</span>}
+          {o > 0 && <span className="ws-day-orders">{`${labels[1]} ${o}`}</span>}
+        </div>
+      );
+    }),
+  ];
+  return (
+    <div className="ws-calendar" data-test="calendar">
+      {cells}
+    </div>
+  );
+}
+
+/** To-dos kept in this browser per plan. */
+function Todos({ planId }: { planId: string | number }) {
+  const { t } = useTranslation();
+  const key = `topline.todos.${planId}`;
+  const [items, setItems] = useState<{ id: string; text: string; done: boolean }[]>(() => {
+    try {
+      return JSON.parse(window.localStorage.getItem(key) ?? '[]');
+    } catch {
+      return [];
+    }
+  });
+  const [text, setText] = useState('');
+  const store = (next: typeof items) => {
+    setItems(next);
+    window.localStorage.setItem(key, JSON.stringify(next));
+  };
+  return (
+    <div className="ws-card" data-test="todos">
+      <h3>{t('ws.home.todos')}</h3>
+      <ul className="ws-todos">
+        {items.map((item, i) => (
+          <li key={item.id}>
+            <label>
+              <input
+                type="checkbox"
+                checked={item.done}
+                onChange={() => store(items.map((x, j) => (j === i ? { ...x, done: !x.done } : x)))}
+              />
+              <span className={item.done ? 'done' : ''}>{item.text}</span>
+            </label>
+            <button type="button" className="link-button" onClick={() => store(items.filter((_, j) => j !== i))}>
+              {t('ws.common.delete')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="ws-inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim() === '') return;
+          store([...items, { id: `${Date.now()}`, text: text.trim(), done: false }]);
+          setText('');
+        }}
+      >
+        <input
+          value={text}
+          maxLength={100}
+          placeholder={t('ws.home.todoPlaceholder')}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit" className="button button-small">
+          {t('ws.common.add')}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** Home (working-screens.md section 2): greeting, daily inputs, reminders, to-dos, calendar, status, benchmarks, blog. */
 export default function HomeScreen() {
-  return <ScreenPlaceholder titleKey="shell.home" screen="home" />;
+  const { t } = useTranslation();
+  const { plan } = useShell();
+  const { user } = useSession();
+  const notice = useNotice();
+  const planId = plan.business_plan_id;
+  const home = useRetrieve<HomeAnswer>('/home/retrieve', { business_plan_id: planId });
+  const [inputs, setInputs] = useState<Record<'sales' | 'orders', string>>({ sales: '', orders: '' });
+  const editable = canEdit(plan, 'actuals');
+  useScreenReady(home.data !== null);
+  const saas = plan.template === 'saas';
+  const labels: [string, string] = saas
+    ? [t('ws.home.meetings'), t('ws.home.orders')]
+    : [t('ws.home.registrations'), t('ws.home.billing')];
+  const links = runtimeConfig().links;
+
+  const submit = async (kind: 'sales' | 'orders') => {
+    const value = Number(inputs[kind]);
+    if (inputs[kind] === '' || !Number.isFinite(value)) return;
+    try {
+      await api.post('/home/edit', { business_plan_id: planId, kpi_title: kind, value, date: isoDay(new Date()) });
+      notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.home.recorded') });
+      setInputs({ ...inputs, [kind]: '' });
+      await home.reload();
+    } catch {
+      // The client shows the server's message.
+    }
+  };
+
+  const data = home.data;
+  return (
+    <section className="ws-screen ws-home" data-screen="home">
+      <h2 className="ws-greeting" data-test="greeting">
+        {t('ws.home.greeting', { name: user?.name ?? '' })}
+      </h2>
+      {data && (
+        <>
+          <div className="ws-two">
+            {(['sales', 'orders'] as const).map((kind, i) => {
+              const metric = data.calendar[kind];
+              return (
+                <div key={kind} className="ws-card ws-daily" data-test={`daily-${kind}`}>
+                  <h3>{t('ws.home.todayInput', { metric: labels[i] })}</h3>
+                  <p className="muted">
+                    {t('ws.home.todayWeekMonth', {
+                      today: metric.actual.today,
+                      weekly: metric.actual.weekly,
+                      monthly: metric.actual.monthly,
+                    })}
+                  </p>
+                  <form
+                    className="ws-inline-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void submit(kind);
+                    }}
+                  >
+                    <input
+                      value={inputs[kind]}
+                      inputMode="numeric"
+                      disabled={!editable}
+                      aria-label={labels[i]}
+                      onChange={(e) =>
+                        setInputs({ ...inputs, [kind]: sanitizeNumber(e.target.value, { minus: false }) })
+                      }
+                    />
+                    <button
+                      type="submit"
+                      className="button button-small button-primary"
+                      disabled={!editable || inputs[kind] === ''}
+                    >
+                      {t('ws.home.record')}
+                    </button>
+                  </form>
+                </div>
+              );
+            })}
+          </div>
+          <div className="ws-two">
+            <div className="ws-card" data-test="monthly-status">
+              <h3>{t('ws.home.monthlyStatus')}</h3>
+              {(['sales', 'orders'] as const).map((kind, i) => {
+                const metric = data.calendar[kind];
+                const rate = metric.completion_rate;
+                const gap = metric.estimated.monthly !== null && metric.estimated.monthly > metric.actual.monthly;
+                return (
+                  <div key={kind} className="ws-status-line">
+                    <span>{labels[i]}</span>
+                    <span>
+                      {formatNumber(metric.actual.monthly)} / {formatNumber(metric.estimated.monthly)} (
+                      {rate === null ? '-' : `${rate.toFixed(1)}%`})
+                    </span>
+                    {gap && (
+                      <span className="ws-alert-chip" data-test={`gap-${kind}`}>
+                        {t('ws.home.caseGap', { rate: rate === null ? '-' : rate.toFixed(1) })}
+                      </span>
+                    )}
+                  </div>
+                );
+              })}
+              <Link to={`/business-plans/${planId}/monthly_pl`}>{t('ws.home.toMonthly')}</Link>
+            </div>
+            <div className="ws-card" data-test="reminders">
+              <h3>{t('ws.home.reminders')}</h3>
+              <ul>
+                <li>{t('ws.home.weeklyReminder')}</li>
+                <li>{t('ws.home.monthlyReminder')}</li>
+              </ul>
+            </div>
+          </div>
+          <div className="ws-two">
+            <div className="ws-card">
+              <h3>{t('ws.home.calendar')}</h3>
+              <Calendar sales={data.calendar.sales} orders={data.calendar.orders} labels={labels} />
+            </div>
+            <Todos planId={planId} />
+          </div>
+          <div className="ws-card" data-test="benchmarks">
+            <header className="ws-card-header">
+              <h3>{t('ws.home.benchmarks')}</h3>
+              <a href={links.database} target="_blank" rel="noreferrer">
+                {t('ws.home.database')}
+              </a>
+            </header>
+            {data.db_chart.length === 0 && <p className="muted">{t('ws.home.nothingYet')}</p>}
+            <div className="ws-two">
+              {data.db_chart.map((chart) => (
+                <iframe
+                  key={chart.iframe}
+                  src={chart.iframe}
+                  title={chart.title}
+                  className="ws-iframe"
+                  loading="lazy"
+                />
+              ))}
+            </div>
+          </div>
+          <div className="ws-card" data-test="blog">
+            <header className="ws-card-header">
+              <h3>{t('ws.home.blog')}</h3>
+              <a href={links.blog} target="_blank" rel="noreferrer">
+                {t('ws.home.blogLink')}
+              </a>
+            </header>
+            {data.blog.length === 0 && <p className="muted">{t('ws.home.nothingYet')}</p>}
+            <div className="ws-blog">
+              {data.blog.map((post) => (
+                <a
+                  key={post.id}
+                  className="ws-blog-card"
+                  href={post.url ?? links.blog}
+                  target="_blank"
+                  rel="noreferrer"
+                >
+                  {post.thumbnail && <img src={post.thumbnail} alt="" loading="lazy" />}
+                  <small>{post.category}</small>
+                  <span>{post.title}</span>
+                </a>
+              ))}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,6 +1,227 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import type { KpiYear, PlanWorkbook } from '@topline/engine';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { Chart } from '../charts/Chart';
+import { type TableRow, YearTable } from '../grid/YearTable';
+import { useNotice } from '../notices';
+import { useShell } from '../shell/ShellContext';
+import { CaseSelect } from '../working/CaseSelect';
+import { useCurrentCase } from '../working/currentCase';
+import { canEdit, download } from '../working/data';
+import { caseIndexIn, type EngineSession } from '../working/engine';
+import { yyyymmdd } from '../working/format';
+import { useLiveAnswer } from '../working/live';
+import { Tabs, useScreenReady, ViewOnlyNote } from '../working/ui';
 
-/** Kpi screen of a business plan (spec/working-screens.md section 2). */
+interface KpiCase {
+  case_id: number;
+  case_name: string;
+  kpi: KpiYear[];
+}
+interface KpiAnswer {
+  values: KpiCase[];
+}
+
+const computeKpi = (wb: PlanWorkbook, engine: EngineSession): KpiAnswer => ({
+  values: engine.caseIds.map((caseId, index) => ({
+    case_id: caseId,
+    case_name: wb.plan.cases[index]?.case_name ?? '',
+    kpi: wb.kpi(index),
+  })),
+});
+
+type Row = { key: string; format: TableRow['format']; edit?: boolean; level?: number; digits?: number };
+
+/** Editable per-year assumptions of the KPI area (section 2), rates as percentages (churn with two decimals). */
+function summaryRows(template: string): Row[] {
+  const funnel: Row[] =
+    template === 'saas'
+      ? [
+          { key: 'lead_rate', format: 'percent', edit: true },
+          { key: 'meeting_rate', format: 'percent', edit: true },
+          { key: 'order_rate', format: 'percent', edit: true },
+        ]
+      : [
+          { key: 'registration_rate', format: 'percent', edit: true },
+          { key: 'billing_rate', format: 'percent', edit: true },
+        ];
+  return [
+    { key: 'arr', format: 'money' },
+    { key: 'mrr', format: 'money' },
+    { key: 'arpa', format: 'money', edit: true },
+    { key: 'upselling_rate', format: 'percent', edit: true },
+    { key: 'upselling_month', format: 'count', edit: true },
+    { key: 'churn_rate', format: 'percent', edit: true, digits: 2 },
+    ...funnel,
+  ];
+}
+
+function periodRows(template: string, quarterly: boolean): Row[] {
+  const counts: Row[] =
+    template === 'saas'
+      ? [
+          { key: 'session', format: 'count' },
+          { key: 'lead', format: 'count' },
+          { key: 'lead_cvr', format: 'percent', level: 2 },
+          { key: 'meeting', format: 'count' },
+          { key: 'meeting_cvr', format: 'percent', level: 2 },
+          { key: 'order', format: 'count' },
+          { key: 'order_cvr', format: 'percent', level: 2 },
+        ]
+      : [
+          { key: 'session', format: 'count' },
+          { key: 'registration', format: 'count' },
+          { key: 'registration_cvr', format: 'percent', level: 2 },
+          { key: 'billing', format: 'count' },
+          { key: 'order_cvr', format: 'percent', level: 2 },
+        ];
+  return [
+    ...(quarterly ? [{ key: 'progress_rate', format: 'percent' as const }] : []),
+    ...counts,
+    { key: 'churn', format: 'count' },
+    { key: 'churn_cvr', format: 'percent', level: 2, digits: 2 },
+    { key: template === 'saas' ? 'cumulative' : 'paid', format: 'count' },
+    { key: 'arpa', format: 'money' },
+    { key: 'mrr', format: 'money' },
+    { key: 'arr', format: 'money' },
+  ];
+}
+
+/** KPI (working-screens.md section 2): summary, monthly and quarterly views, editable rates, CSV. */
 export default function KpiScreen() {
-  return <ScreenPlaceholder titleKey="shell.kpi" screen="kpi" />;
+  const { t } = useTranslation();
+  const { plan, year } = useShell();
+  const notice = useNotice();
+  const planId = plan.business_plan_id;
+  const live = useLiveAnswer<KpiAnswer>(planId, '/kpi/retrieve', {}, computeKpi);
+  const { current, choose } = useCurrentCase(planId, live.data?.values ?? []);
+  const [view, setView] = useState<'summary' | 'monthly' | 'quarterly'>('summary');
+  const editable = canEdit(plan, 'kpi');
+  const template = plan.template;
+  useScreenReady(live.data !== null);
+  const { edit, engine } = live;
+  const yearData = current?.kpi[year - 1];
+
+  const rows = useMemo<TableRow[]>(() => {
+    if (!current || !yearData) return [];
+    const label = (key: string) => t(`ws.rows.${key}`);
+    if (view === 'summary') {
+      return summaryRows(template).map((r) => ({
+        key: r.key,
+        label: label(r.key),
+        format: r.format,
+        ...(r.digits ? { digits: r.digits } : {}),
+        ...(r.edit ? { editKey: r.key } : {}),
+        values: current.kpi.map((y) =>
+          r.key === 'arr' || r.key === 'mrr' ? y[r.key] : (y.assumptions[r.key] ?? null),
+        ),
+      }));
+    }
+    const periods = view === 'monthly' ? yearData.monthly : yearData.quarterly;
+    return periodRows(template, view === 'quarterly').map((r) => ({
+      key: r.key,
+      label: label(r.key),
+      format: r.format,
+      level: r.level ?? 1,
+      ...(r.digits ? { digits: r.digits } : {}),
+      values: periods.map((p) => {
+        const v = p[r.key];
+        return typeof v === 'number' ? v : null;
+      }),
+    }));
+  }, [current, yearData, view, template, t]);
+
+  const headers =
+    view === 'summary'
+      ? [1, 2, 3, 4, 5, 6].map((n) => t('ws.common.yearN', { n }))
+      : view === 'monthly'
+        ? (yearData?.monthly.map((m) => String(m.month)) ?? [])
+        : [1, 2, 3, 4].map((q) => `Q${q}`);
+
+  const onEdit = useCallback(
+    (row: TableRow, index: number, value: number | null) => {
+      if (!current || !row.editKey) return;
+      const y = index + 1;
+      const ci = caseIndexIn(engine, current.case_id);
+      void edit(
+        ci >= 0 ? [{ type: 'year', caseIndex: ci, year: y, key: row.editKey as 'churn_rate', value }] : null,
+        () =>
+          api.post('/case/edit', {
+            business_plan_id: planId,
+            case_id: current.case_id,
+            year: y,
+            key: row.editKey,
+            value,
+          }),
+      );
+    },
+    [current, edit, engine, planId],
+  );
+
+  if (!live.data || !current || !yearData) return <section className="ws-screen" data-screen="kpi" />;
+  const months = yearData.monthly.map((m) => String(m.month));
+  const series = (key: string) => yearData.monthly.map((m) => (typeof m[key] === 'number' ? (m[key] as number) : null));
+
+  return (
+    <section className="ws-screen" data-screen="kpi">
+      <ViewOnlyNote show={!editable} />
+      <div className="ws-toolbar">
+        <CaseSelect cases={live.data.values} current={current.case_id} onChange={choose} />
+        <Tabs
+          label={t('ws.kpi.views')}
+          current={view}
+          onChange={setView}
+          testId="kpi-views"
+          tabs={[
+            { key: 'summary', label: t('ws.kpi.summary') },
+            { key: 'monthly', label: t('ws.kpi.monthly') },
+            { key: 'quarterly', label: t('ws.kpi.quarterly') },
+          ]}
+        />
+        <button
+          type="button"
+          className="button button-small button-ghost"
+          data-test="kpi-csv"
+          onClick={() =>
+            void download(
+              '/kpi/csv',
+              { business_plan_id: planId, case_id: current.case_id, year },
+              `${plan.business_plan_name}_${current.case_name}_kpi_${yyyymmdd(new Date())}.csv`,
+            ).catch(() => notice({ kind: 'error', title: t('errors.title'), message: t('errors.unexpected') }))
+          }
+        >
+          {t('ws.common.csv')}
+        </button>
+      </div>
+      <div className="ws-card">
+        <Chart
+          testId="kpi-chart"
+          traces={[
+            { type: 'bar', name: t('ws.rows.session'), x: months, y: series('session'), marker: { color: '#c8bdf2' } },
+            {
+              type: 'scatter',
+              mode: 'lines+markers',
+              name: t(template === 'saas' ? 'ws.rows.order' : 'ws.rows.billing'),
+              x: months,
+              y: series('order'),
+              yaxis: 'y2',
+              line: { color: '#5b3fd1' },
+            },
+          ]}
+          layout={{ yaxis2: { overlaying: 'y', side: 'right' } }}
+        />
+      </div>
+      <div className="ws-card">
+        <YearTable
+          rows={rows}
+          headers={headers}
+          editable={editable && view === 'summary'}
+          onEdit={onEdit}
+          testId="kpi-table"
+          firstColumn={190}
+        />
+      </div>
+    </section>
+  );
 }

@@ -1,6 +1,261 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import type { PlanWorkbook } from '@topline/engine';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { Chart } from '../charts/Chart';
+import { type TableRow, YearTable } from '../grid/YearTable';
+import { useNotice } from '../notices';
+import { useSession } from '../session';
+import { useShell } from '../shell/ShellContext';
+import { useCurrentCase } from '../working/currentCase';
+import { canEdit, download } from '../working/data';
+import type { EngineSession } from '../working/engine';
+import { caseIndexIn } from '../working/engine';
+import { yyyymmdd } from '../working/format';
+import { useLiveAnswer } from '../working/live';
+import type { ColorSetWire } from '../working/models';
+import { useScreenReady, ViewOnlyNote } from '../working/ui';
+import { CaseTabs, caseLabel } from './pl/CaseTabs';
+import { ColorEditor } from './pl/ColorEditor';
+import { GrowthModel } from './pl/GrowthModel';
+import { PerHeadSuggestion } from './pl/SuggestionModal';
+import type { PlAnswer } from './pl/types';
 
-/** Pl screen of a business plan (spec/working-screens.md section 2). */
+const computePl = (wb: PlanWorkbook, engine: EngineSession, previous: PlAnswer | null): PlAnswer => ({
+  values: engine.caseIds.map((caseId, index) => {
+    const c = wb.plan.cases[index];
+    return {
+      case_id: caseId,
+      case_name: c?.case_name ?? '',
+      case_rate: c?.case_rate ?? 1,
+      model: c?.model ?? null,
+      pl: wb.annualPl(index),
+    };
+  }),
+  colors: previous?.colors ?? [],
+});
+
+/** The P&L rows of working-screens.md section 2, with the keys a per-year edit saves. */
+const PL_ROWS: { key: string; format: TableRow['format']; editKey?: string; level?: number }[] = [
+  { key: 'arr', format: 'money', editKey: 'arr' },
+  { key: 'revenue', format: 'money' },
+  { key: 'cogs', format: 'money' },
+  { key: 'cogs_rate', format: 'percent', editKey: 'cogs_rate', level: 2 },
+  { key: 'gross_profit', format: 'money' },
+  { key: 'gross_profit_rate', format: 'percent', level: 2 },
+  { key: 'operating_cost', format: 'money' },
+  { key: 'operating_cost_rate', format: 'percent', level: 2 },
+  { key: 'sm', format: 'money', level: 3 },
+  { key: 'sm_rate', format: 'percent', editKey: 'sm_rate', level: 4 },
+  { key: 'rd', format: 'money', level: 3 },
+  { key: 'rd_rate', format: 'percent', editKey: 'rd_rate', level: 4 },
+  { key: 'ga', format: 'money', level: 3 },
+  { key: 'ga_rate', format: 'percent', editKey: 'ga_rate', level: 4 },
+  { key: 'operating_pl', format: 'money' },
+  { key: 'operating_pl_rate', format: 'percent', level: 2 },
+  { key: 'employees', format: 'count', editKey: 'employees' },
+  { key: 'arr_per_headcount', format: 'money' },
+  { key: 'revenue_per_headcount', format: 'money' },
+  { key: 'required_cash', format: 'money' },
+];
+
+/** Annual P&L (working-screens.md section 2): cases, growth model, chart, comparison, detail table, CSV, colours. */
 export default function PlScreen() {
-  return <ScreenPlaceholder titleKey="shell.pl" screen="pl" />;
+  const { t } = useTranslation();
+  const { plan } = useShell();
+  const { refresh } = useSession();
+  const notice = useNotice();
+  const planId = plan.business_plan_id;
+  const live = useLiveAnswer<PlAnswer>(planId, '/pl/retrieve', {}, computePl);
+  const { current: chosenCase, choose: setChosen } = useCurrentCase(planId, live.data?.values ?? []);
+  const chosen = chosenCase?.case_id ?? null;
+  const [compare, setCompare] = useState(false);
+  const editable = canEdit(plan, 'pl');
+  useScreenReady(live.data !== null);
+
+  const cases = live.data?.values ?? [];
+  const current = cases.find((c) => c.case_id === chosen) ?? cases[0];
+  const caseIndex = current ? cases.indexOf(current) : 0;
+  const colors = live.data?.colors ?? [];
+  const palette = colors[Math.min(caseIndex, colors.length - 1)] ?? colors[0];
+  const yearHeaders = [1, 2, 3, 4, 5, 6].map((y) => t('ws.common.yearN', { n: y }));
+
+  const rows = useMemo<TableRow[]>(
+    () =>
+      current
+        ? PL_ROWS.map((r) => ({
+            ...r,
+            label: t(`ws.rows.${r.key}`),
+            values: current.pl.map((y) => (y as unknown as Record<string, number | null>)[r.key] ?? null),
+          }))
+        : [],
+    [current, t],
+  );
+
+  const { edit, engine } = live;
+  const afterPlanChange = useCallback(async () => {
+    await refresh();
+  }, [refresh]);
+
+  const onCellEdit = useCallback(
+    (row: TableRow, index: number, value: number | null) => {
+      if (!current || !row.editKey) return;
+      const year = index + 1;
+      const key = row.editKey;
+      const ci = caseIndexIn(engine, current.case_id);
+      void edit(ci >= 0 ? [{ type: 'year', caseIndex: ci, year, key: key as 'arr', value }] : null, () =>
+        api.post('/case/edit', { business_plan_id: planId, case_id: current.case_id, year, key, value }),
+      );
+    },
+    [current, edit, engine, planId],
+  );
+
+  if (!live.data || !current) return <section className="ws-screen" data-screen="pl" />;
+  const millions = (v: number | null) => (v === null ? null : v / 1_000_000);
+
+  const traces = compare
+    ? cases.map((c, i) => ({
+        type: 'scatter' as const,
+        mode: 'lines+markers',
+        name: caseLabel(c.case_name, t),
+        x: yearHeaders,
+        y: c.pl.map((y) => millions(y.arr)),
+        line: { color: colors[i]?.arr },
+      }))
+    : [
+        {
+          type: 'bar' as const,
+          name: t('ws.rows.arr'),
+          x: yearHeaders,
+          y: current.pl.map((y) => millions(y.arr)),
+          marker: { color: palette?.arr },
+        },
+        {
+          type: 'bar' as const,
+          name: t('ws.rows.gross_profit'),
+          x: yearHeaders,
+          y: current.pl.map((y) => millions(y.gross_profit)),
+          marker: { color: palette?.gross_profit },
+        },
+        {
+          type: 'bar' as const,
+          name: t('ws.rows.operating_pl'),
+          x: yearHeaders,
+          y: current.pl.map((y) => millions(y.operating_pl)),
+          marker: { color: palette?.pl },
+        },
+      ];
+
+  return (
+    <section className="ws-screen" data-screen="pl">
+      <ViewOnlyNote show={!editable} />
+      <CaseTabs
+        cases={cases}
+        current={current.case_id}
+        onSelect={setChosen}
+        editable={editable}
+        onAdd={async (name, rate) => {
+          try {
+            const answer = await api.post<{ new_case_id: number }>('/case/create', {
+              business_plan_id: planId,
+              case_name: name,
+              case_rate: rate,
+            });
+            setChosen(answer.data.new_case_id);
+          } finally {
+            await live.reload();
+            await afterPlanChange();
+          }
+        }}
+        onRename={async (caseId, name) => {
+          const ci = caseIndexIn(engine, caseId);
+          await edit(ci >= 0 ? [{ type: 'caseName', caseIndex: ci, value: name }] : null, () =>
+            api.post('/casename/edit', { business_plan_id: planId, case_id: caseId, case_name: name }),
+          );
+          await afterPlanChange();
+        }}
+        onDelete={async (caseId) => {
+          await edit(null, () => api.post('/case/delete', { business_plan_id: planId, case_id: caseId }));
+          setChosen(null);
+          await afterPlanChange();
+        }}
+      />
+      <div className="ws-toolbar">
+        <GrowthModel
+          model={current.model}
+          editable={editable}
+          onSave={async (name, rates) => {
+            const ci = caseIndexIn(engine, current.case_id);
+            await edit(
+              ci >= 0
+                ? [{ type: 'model', caseIndex: ci, model: { model_name: name as 't2d3', model_rate: rates } }]
+                : null,
+              () =>
+                api.post('/model/edit', {
+                  business_plan_id: planId,
+                  case_id: current.case_id,
+                  model: { name, rates },
+                }),
+            );
+          }}
+        />
+        <div className="ws-toolbar-right">
+          {cases.length > 1 && (
+            <label className="ws-switch">
+              <input
+                type="checkbox"
+                checked={compare}
+                data-test="compare-toggle"
+                onChange={(e) => setCompare(e.target.checked)}
+              />
+              {t('ws.pl.compare')}
+            </label>
+          )}
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            data-test="pl-csv"
+            onClick={() =>
+              void download(
+                '/pl/csv',
+                { business_plan_id: planId, case_id: current.case_id },
+                `${plan.business_plan_name}_${current.case_name}_pl_${yyyymmdd(new Date())}.csv`,
+              ).catch(() => notice({ kind: 'error', title: t('errors.title'), message: t('errors.unexpected') }))
+            }
+          >
+            {t('ws.common.csv')}
+          </button>
+        </div>
+      </div>
+      <PerHeadSuggestion planId={planId} caseId={current.case_id} />
+      <div className="ws-card">
+        <Chart traces={traces} testId="pl-chart" layout={{ yaxis: { title: { text: t('ws.common.millions') } } }} />
+      </div>
+      <div className="ws-card">
+        <YearTable
+          rows={rows}
+          headers={yearHeaders}
+          editable={editable}
+          onEdit={onCellEdit}
+          testId="pl-table"
+          firstColumn={200}
+        />
+      </div>
+      <ColorEditor
+        colors={colors}
+        editable={editable}
+        onSave={async (next: ColorSetWire[]) => {
+          try {
+            const answer = await api.post('/pl/color', { business_plan_id: planId, colors: next });
+            if (answer.status !== 201 && answer.status !== 200) return false;
+            notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.pl.colorsSaved') });
+            await live.reload();
+            return true;
+          } catch {
+            return false;
+          }
+        }}
+      />
+    </section>
+  );
 }

@@ -1,6 +1,174 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../api/client';
+import { useNotice } from '../notices';
+import { useSession } from '../session';
+import { useShell } from '../shell/ShellContext';
+import { Confirm, useScreenReady } from '../working/ui';
+import { Members } from './setting/Members';
 
-/** Setting screen of a business plan (spec/working-screens.md section 2). */
+export const MAX_ICON_BYTES = 2_000_000;
+const THEMES = ['purple', 'black', 'gray'] as const;
+
+/** JPEG or PNG of at most 2,000,000 bytes; anything else is ignored without a message (section 5). */
+export const acceptableIcon = (file: { type: string; size: number }) =>
+  (file.type === 'image/jpeg' || file.type === 'image/png') && file.size <= MAX_ICON_BYTES;
+
+/** Business plan settings (working-screens.md section 2): name, start, icon, theme colour, members, deletion. */
 export default function SettingScreen() {
-  return <ScreenPlaceholder titleKey="shell.businessPlanSetting" screen="setting" />;
+  const { t } = useTranslation();
+  const { plan } = useShell();
+  const { refresh, plans } = useSession();
+  const notice = useNotice();
+  const navigate = useNavigate();
+  const planId = plan.business_plan_id;
+  const [name, setName] = useState(plan.business_plan_name);
+  const [startYear, setStartYear] = useState(plan.start_year);
+  const [startMonth, setStartMonth] = useState(plan.start_month);
+  const [icon, setIcon] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(plan.business_plan_icon);
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  useScreenReady(true);
+  const thisYear = new Date().getFullYear();
+  const years = Array.from({ length: thisYear + 6 - 2018 + 1 }, (_, i) => 2018 + i);
+
+  const save = async () => {
+    const form = new FormData();
+    form.set('business_plan_id', String(planId));
+    form.set('business_plan_name', name.trim());
+    form.set('start_year', String(startYear));
+    form.set('start_month', String(startMonth));
+    if (icon) form.set('business_plan_icon', icon, icon.name);
+    setSaving(true);
+    try {
+      await api.post('/business-plan/edit', form);
+      notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.planUpdated') });
+      await refresh();
+    } catch {
+      // The client shows the server's message.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const setTheme = async (theme: string) => {
+    try {
+      await api.post('/business-plan/theme-color', { business_plan_id: planId, theme_color: theme });
+      notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.themeSaved') });
+      await refresh();
+    } catch {
+      // The client shows the server's message.
+    }
+  };
+
+  const remove = async () => {
+    setDeleting(false);
+    try {
+      await api.post('/business-plan/delete', { business_plan_id: planId });
+    } catch {
+      return;
+    }
+    const me = await refresh();
+    const next = (me?.business_plans ?? plans).find((p) => p.is_owner && p.business_plan_id !== planId);
+    navigate(next ? `/business-plans/${next.business_plan_id}/pl` : '/create', { replace: true });
+  };
+
+  return (
+    <section className="ws-screen ws-setting" data-screen="setting">
+      <div className="ws-card" data-test="plan-form">
+        <h3>{t('ws.setting.plan')}</h3>
+        <label className="field">
+          <span>{t('ws.setting.name')}</span>
+          <input name="business_plan_name" value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <div className="ws-term">
+          <label className="field">
+            <span>{t('ws.setting.startYear')}</span>
+            <select value={startYear} onChange={(e) => setStartYear(Number(e.target.value))}>
+              {years.map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('ws.setting.startMonth')}</span>
+            <select value={startMonth} onChange={(e) => setStartMonth(Number(e.target.value))}>
+              {Array.from({ length: 12 }, (_, i) => i + 1).map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="field">
+          <span>{t('ws.setting.icon')}</span>
+          <input
+            type="file"
+            accept="image/jpeg,image/png"
+            data-test="icon-input"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (!file || !acceptableIcon(file)) {
+                e.target.value = '';
+                return;
+              }
+              setIcon(file);
+              setPreview(URL.createObjectURL(file));
+            }}
+          />
+        </label>
+        {preview && <img className="ws-icon-preview" src={preview} alt="" data-test="icon-preview" />}
+        <p className="muted">{t('ws.setting.iconRule')}</p>
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={saving || name.trim() === ''}
+            onClick={() => void save()}
+          >
+            {t('ws.common.save')}
+          </button>
+        </div>
+      </div>
+      <div className="ws-card" data-test="theme">
+        <h3>{t('ws.setting.theme')}</h3>
+        <div className="ws-themes">
+          {THEMES.map((theme) => (
+            <label key={theme} className={`ws-theme theme-swatch-${theme}`}>
+              <input
+                type="radio"
+                name="theme_color"
+                value={theme}
+                checked={(plan.theme_color ?? 'purple') === theme}
+                onChange={() => void setTheme(theme)}
+              />
+              {t(`ws.setting.themes.${theme}`)}
+            </label>
+          ))}
+        </div>
+      </div>
+      <Members planId={planId} />
+      <div className="ws-card ws-danger" data-test="delete-plan">
+        <h3>{t('ws.setting.deletePlan')}</h3>
+        <p className="muted">{t('ws.setting.deleteNote')}</p>
+        <button type="button" className="button" onClick={() => setDeleting(true)}>
+          {t('ws.setting.deletePlan')}
+        </button>
+      </div>
+      {deleting && (
+        <Confirm
+          title={t('ws.setting.deletePlan')}
+          message={t('ws.setting.deleteConfirm', { name: plan.business_plan_name })}
+          confirmLabel={t('ws.common.delete')}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() => void remove()}
+        />
+      )}
+    </section>
+  );
 }

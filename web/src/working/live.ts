@@ -1,7 +1,7 @@
 import type { PlanEdit, PlanWorkbook } from '@topline/engine';
 import { useCallback, useState } from 'react';
-import { applyLocal, type EngineSession, resyncEngine, useEngine } from './engine';
 import { useRetrieve } from './data';
+import { applyLocal, type EngineSession, resyncEngine, useEngine } from './engine';
 
 /**
  * A screen's answer from the API, with the browser engine's recomputation shown at once after an edit. The save goes
@@ -11,7 +11,7 @@ export function useLiveAnswer<T>(
   planId: string | number,
   path: string,
   query: Record<string, string | number | undefined>,
-  compute: (workbook: PlanWorkbook, engine: EngineSession) => T,
+  compute: (workbook: PlanWorkbook, engine: EngineSession, previous: T | null) => T,
 ) {
   const server = useRetrieve<T>(path, { business_plan_id: planId, ...query });
   const engine = useEngine(planId);
@@ -21,7 +21,7 @@ export function useLiveAnswer<T>(
   const edit = useCallback(
     async (edits: PlanEdit[] | null, save: () => Promise<unknown>): Promise<boolean> => {
       if (edits && edits.length > 0 && applyLocal(engine, edits) && engine) {
-        setLocal(compute(engine.workbook, engine));
+        setLocal(compute(engine.workbook, engine, server.data));
       }
       setSaving(true);
       let ok = true;

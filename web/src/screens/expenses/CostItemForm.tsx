@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { afterMonth, monthInput, sanitizeNumber } from '../../working/format';
+import { Modal } from '../../working/ui';
+
+export const COST_CATEGORIES = {
+  cogs: ['labor', 'infrastructure', 'other'],
+  sm: ['labor', 'advertising', 'other'],
+  rd: ['labor', 'other'],
+  ga: ['labor', 'land_rent', 'other'],
+} as const;
+export type CostGroup = keyof typeof COST_CATEGORIES;
+
+export interface CostItemDraft {
+  cost_id?: number | string;
+  item_title: string;
+  item_name: string;
+  price: number;
+  start_year: number;
+  start_month: number;
+  end_year: number;
+  end_month: number;
+}
+
+/**
+ * Adds or edits a cost item: price at most 6 characters, years at most 4, months 1 to 12 (invalid input reverts);
+ * an end before the start shows the "Input Error" and nothing is sent (working-screens.md section 5).
+ */
+export function CostItemForm({
+  group,
+  item,
+  defaults,
+  onSubmit,
+  onClose,
+}: {
+  group: CostGroup;
+  item: CostItemDraft | null;
+  defaults: { year: number; month: number };
+  onSubmit: (item: CostItemDraft) => Promise<void>;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState(item?.item_title ?? `${group}_${COST_CATEGORIES[group][0]}`);
+  const [name, setName] = useState(item?.item_name ?? '');
+  const [price, setPrice] = useState(item ? String(item.price) : '');
+  const [startYear, setStartYear] = useState(String(item?.start_year ?? defaults.year));
+  const [startMonth, setStartMonth] = useState(String(item?.start_month ?? defaults.month));
+  const [endYear, setEndYear] = useState(String(item?.end_year ?? defaults.year + 1));
+  const [endMonth, setEndMonth] = useState(String(item?.end_month ?? defaults.month));
+  const [termError, setTermError] = useState(false);
+  const complete =
+    name.trim() !== '' &&
+    price !== '' &&
+    startYear.length === 4 &&
+    endYear.length === 4 &&
+    Number(startMonth) >= 1 &&
+    Number(endMonth) >= 1;
+
+  const submit = () => {
+    const start = { year: Number(startYear), month: Number(startMonth) };
+    const end = { year: Number(endYear), month: Number(endMonth) };
+    if (afterMonth(start, end)) {
+      setTermError(true);
+      return;
+    }
+    void onSubmit({
+      ...(item?.cost_id !== undefined ? { cost_id: item.cost_id } : {}),
+      item_title: title,
+      item_name: name.trim(),
+      price: Number(price),
+      start_year: start.year,
+      start_month: start.month,
+      end_year: end.year,
+      end_month: end.month,
+    }).then(onClose);
+  };
+
+  const digits = (value: string, max: number) => sanitizeNumber(value, { minus: false }).slice(0, max);
+
+  return (
+    <Modal
+      title={item ? t('ws.cost.editItem') : t('ws.cost.addItem')}
+      onClose={onClose}
+      testId="cost-item-form"
+      footer={
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button button-primary" disabled={!complete} onClick={submit}>
+            {t('ws.common.save')}
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span>{t('ws.cost.category')}</span>
+        <select value={title} onChange={(e) => setTitle(e.target.value)} name="item_title">
+          {COST_CATEGORIES[group].map((c) => (
+            <option key={c} value={`${group}_${c}`}>
+              {t(`ws.cost.categories.${c}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {title.endsWith('_labor') && <p className="ws-hint">{t('ws.cost.laborHint')}</p>}
+      <label className="field">
+        <span>{t('ws.cost.itemName')}</span>
+        <input name="item_name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t('ws.cost.price')}</span>
+        <input
+          name="price"
+          value={price}
+          maxLength={6}
+          inputMode="numeric"
+          onChange={(e) => setPrice(digits(e.target.value, 6))}
+        />
+      </label>
+      <div className="ws-term">
+        <fieldset className="field">
+          <legend>{t('ws.cost.start')}</legend>
+          <input
+            name="start_year"
+            aria-label={t('ws.cost.startYear')}
+            value={startYear}
+            maxLength={4}
+            onChange={(e) => setStartYear(digits(e.target.value, 4))}
+          />
+          <input
+            name="start_month"
+            aria-label={t('ws.cost.startMonth')}
+            value={startMonth}
+            maxLength={2}
+            onChange={(e) => setStartMonth(monthInput(e.target.value, startMonth))}
+          />
+        </fieldset>
+        <fieldset className="field">
+          <legend>{t('ws.cost.end')}</legend>
+          <input
+            name="end_year"
+            aria-label={t('ws.cost.endYear')}
+            value={endYear}
+            maxLength={4}
+            onChange={(e) => setEndYear(digits(e.target.value, 4))}
+          />
+          <input
+            name="end_month"
+            aria-label={t('ws.cost.endMonth')}
+            value={endMonth}
+            maxLength={2}
+            onChange={(e) => setEndMonth(monthInput(e.target.value, endMonth))}
+          />
+        </fieldset>
+      </div>
+      {termError && (
+        <div className="ws-input-error" role="alert" data-test="term-error">
+          <strong>{t('ws.cost.inputError')}</strong>
+          <p>{t('ws.cost.termError')}</p>
+          <button type="button" className="button button-small" onClick={() => setTermError(false)}>
+            {t('ws.common.ok')}
+          </button>
+        </div>
+      )}
+    </Modal>
+  );
+}

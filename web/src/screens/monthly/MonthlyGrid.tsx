@@ -1,0 +1,277 @@
+import type { GridColumn } from '@topline/engine';
+import type {
+  CellClassParams,
+  ColDef,
+  ICellRendererParams,
+  ValueFormatterParams,
+  ValueParserParams,
+} from 'ag-grid-community';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataGrid, type GridApi } from '../../grid/DataGrid';
+import { formatNumber, formatPercent, isNegative, sanitizeNumber } from '../../working/format';
+import { editableKeys, isRateRow, METRIC_ROWS, type MetricRow, type ScreenView, type Section } from './model';
+
+export interface ControlCell {
+  column: GridColumn;
+  index: number;
+  editing: boolean;
+  /** This column may enter edit mode in this view. */
+  allowed: boolean;
+}
+
+interface Row {
+  id: string;
+  kind: 'control' | 'section' | 'metric';
+  section?: Section;
+  metric?: MetricRow;
+  [cell: string]: unknown;
+}
+
+export interface GridActions {
+  startEdit: (index: number) => void;
+  save: (index: number) => void;
+  cancel: (index: number) => void;
+  reverse: (index: number) => void;
+  comment: (index: number) => void;
+  toggleSection: (section: Section) => void;
+  enter: (index: number, key: string, value: number | null) => void;
+}
+
+export interface Display {
+  months: boolean;
+  quarters: boolean;
+  cy: boolean;
+}
+
+function ControlRenderer(p: ICellRendererParams<Row>) {
+  const { t } = useTranslation();
+  const cell = p.value as ControlCell | undefined;
+  const actions = p.context as GridActions;
+  if (!cell) return null;
+  const { column, index, editing, allowed } = cell;
+  return (
+    <span className="ws-control" data-test={`control-${column.column}`}>
+      {column.monthType === 'month' && (
+        <span className={column.status === 'ACT' ? 'ws-status act' : 'ws-status'}>{column.status}</span>
+      )}
+      {allowed && !editing && (
+        <button
+          type="button"
+          className="link-button"
+          data-test={`edit-${column.column}`}
+          onClick={() => actions.startEdit(index)}
+        >
+          {t('ws.common.edit')}
+        </button>
+      )}
+      {editing && (
+        <>
+          <button
+            type="button"
+            className="link-button"
+            data-test={`save-${column.column}`}
+            onClick={() => actions.save(index)}
+          >
+            {t('ws.common.save')}
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            data-test={`cancel-${column.column}`}
+            onClick={() => actions.cancel(index)}
+          >
+            {t('common.cancel')}
+          </button>
+          {column.status === 'ACT' && (
+            <button
+              type="button"
+              className="link-button"
+              data-test={`reverse-${column.column}`}
+              onClick={() => actions.reverse(index)}
+            >
+              {t('ws.monthly.reverse')}
+            </button>
+          )}
+        </>
+      )}
+      {column.monthType === 'month' && (
+        <button
+          type="button"
+          className={column.comment ? 'link-button ws-memo has' : 'link-button ws-memo'}
+          title={column.comment ?? t('ws.monthly.memo')}
+          data-test={`memo-${column.column}`}
+          onClick={() => actions.comment(index)}
+        >
+          ✎
+        </button>
+      )}
+    </span>
+  );
+}
+
+function SectionRenderer(p: ICellRendererParams<Row>) {
+  const { t } = useTranslation();
+  const actions = p.context as GridActions;
+  const section = p.data?.section;
+  if (!section) return null;
+  const collapsed = p.value === 'collapsed';
+  return (
+    <button
+      type="button"
+      className="ws-section-toggle"
+      aria-expanded={!collapsed}
+      data-test={`section-${section}`}
+      onClick={() => actions.toggleSection(section)}
+    >
+      {collapsed ? '▸' : '▾'} {t(`ws.monthly.sections.${section}`)}
+    </button>
+  );
+}
+
+/** Formats a cell: rate rows (levels 2 and 4) and progress or rate variance as percentages, costs inverted. */
+export function formatMonthly(value: number | null, metric: MetricRow, view: ScreenView, variance: 'rate' | 'value') {
+  const ratio = view === 'progress' || (view === 'variance' && variance === 'rate');
+  if (ratio || isRateRow(metric)) return formatPercent(value, 1);
+  const shown = metric.invert && value !== null ? -value : value;
+  return formatNumber(shown, metric.key === 'ltv_cac' || metric.key === 'burn_multiple' ? 2 : 0);
+}
+
+/** The monthly P&L grid: 17 period columns, collapsible KPI / P&L / Cash Flow sections, per-column edit mode. */
+export function MonthlyGrid({
+  columns,
+  template,
+  view,
+  variance,
+  display,
+  editing,
+  allowedEdit,
+  collapsed,
+  actions,
+  onReady,
+}: {
+  columns: GridColumn[];
+  template: string;
+  view: ScreenView;
+  variance: 'rate' | 'value';
+  display: Display;
+  editing: ReadonlySet<number>;
+  allowedEdit: boolean;
+  collapsed: ReadonlySet<Section>;
+  actions: GridActions;
+  onReady?: (api: GridApi<Row>) => void;
+}) {
+  const { t } = useTranslation();
+  const metrics = useMemo(() => METRIC_ROWS.filter((r) => !r.template || r.template === template), [template]);
+  const enterable = editableKeys(view);
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    const control: Row = { id: 'control', kind: 'control' };
+    columns.forEach((column, i) => {
+      control[`c${i}`] = {
+        column,
+        index: i,
+        editing: editing.has(i),
+        allowed: allowedEdit && column.monthType === 'month' && enterable.size > 0,
+      } satisfies ControlCell;
+    });
+    out.push(control);
+    for (const section of ['kpi', 'pl', 'cash'] as const) {
+      out.push({
+        id: `section-${section}`,
+        kind: 'section',
+        section,
+        label: collapsed.has(section) ? 'collapsed' : 'open',
+      });
+      if (collapsed.has(section)) continue;
+      for (const metric of metrics.filter((m) => m.section === section)) {
+        const row: Row = { id: metric.key, kind: 'metric', metric };
+        columns.forEach((column, i) => {
+          row[`c${i}`] = column.values[metric.key] ?? null;
+        });
+        out.push(row);
+      }
+    }
+    return out;
+  }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
+
+  const colDefs = useMemo<ColDef<Row>[]>(() => {
+    const visible = (c: GridColumn) =>
+      c.monthType === 'month' ? display.months : c.monthType === 'quarter' ? display.quarters : display.cy;
+    return [
+      {
+        headerName: '',
+        colId: 'label',
+        field: 'label',
+        pinned: 'left',
+        width: 210,
+        cellRendererSelector: (p) => (p.data?.kind === 'section' ? { component: SectionRenderer } : undefined),
+        valueFormatter: (p: ValueFormatterParams<Row>) =>
+          p.data?.kind === 'metric' && p.data.metric ? t(`ws.rows.${p.data.metric.key}`) : '',
+        cellClass: (p: CellClassParams<Row>) =>
+          p.data?.kind === 'section' ? 'ws-section-cell' : `ws-row-label level-${p.data?.metric?.level ?? 1}`,
+      },
+      ...columns
+        .map((column, i) => ({ column, i }))
+        .filter(({ column }) => visible(column))
+        .map<ColDef<Row>>(({ column, i }) => ({
+          headerName:
+            column.monthType === 'month'
+              ? column.month.replace('-', '/')
+              : column.monthType === 'cy'
+                ? 'CY'
+                : column.column,
+          colId: column.column,
+          field: `c${i}`,
+          width: column.monthType === 'month' ? 118 : 124,
+          type: 'rightAligned',
+          headerClass: column.monthType === 'month' ? undefined : 'ws-total-header',
+          cellRendererSelector: (p) => (p.data?.kind === 'control' ? { component: ControlRenderer } : undefined),
+          editable: (p) =>
+            p.data?.kind === 'metric' && editing.has(i) && !!p.data.metric && enterable.has(p.data.metric.key),
+          valueFormatter: (p: ValueFormatterParams<Row>) =>
+            p.data?.kind === 'metric' && p.data.metric
+              ? formatMonthly(p.value as number | null, p.data.metric, view, variance)
+              : '',
+          valueParser: (p: ValueParserParams<Row>) => {
+            const clean = sanitizeNumber(String(p.newValue ?? ''), { decimal: true, digits: 2 });
+            return clean === '' || clean === '-' ? null : Number(clean);
+          },
+          valueSetter: (p) => {
+            if (p.data?.metric) actions.enter(i, p.data.metric.key, p.newValue as number | null);
+            return false;
+          },
+          cellClass: (p: CellClassParams<Row>) => {
+            if (p.data?.kind !== 'metric' || !p.data.metric)
+              return p.data?.kind === 'section' ? 'ws-section-cell' : 'ws-control-cell';
+            const classes = ['ws-num'];
+            if (column.monthType !== 'month') classes.push('ws-total');
+            const value = p.value as number | null;
+            const shown = p.data.metric.invert && value !== null && !(view === 'progress') ? -value : value;
+            if (isNegative(view === 'progress' ? null : shown)) classes.push('ws-negative');
+            if (editing.has(i) && enterable.has(p.data.metric.key)) classes.push('ws-editable');
+            if (column.status === 'ACT' && column.monthType === 'month') classes.push('ws-act');
+            return classes.join(' ');
+          },
+        })),
+    ];
+  }, [columns, display, editing, enterable, view, variance, actions, t]);
+
+  return (
+    <DataGrid<Row>
+      rows={rows}
+      columns={colDefs}
+      getRowId={(r) => r.id}
+      testId="monthly-grid"
+      height={640}
+      options={{
+        context: actions,
+        getRowClass: (p) =>
+          p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
+        getRowHeight: (p) => (p.data?.kind === 'control' ? 52 : undefined),
+      }}
+      {...(onReady ? { onReady } : {})}
+    />
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { sanitizeNumber } from '../../working/format';
+import { isLegacyBaseName, MAX_CASES } from '../../working/models';
+import { Confirm, Modal } from '../../working/ui';
+import type { PlCase } from './types';
+
+export function caseLabel(name: string, t: (key: string) => string): string {
+  return isLegacyBaseName(name) ? t('ws.pl.baseCase') : name;
+}
+
+/** Case tabs with add (below 3, not view-only), rename and delete (more than one case) (working-screens.md 4, 5). */
+export function CaseTabs({
+  cases,
+  current,
+  onSelect,
+  editable,
+  onAdd,
+  onRename,
+  onDelete,
+}: {
+  cases: PlCase[];
+  current: number;
+  onSelect: (caseId: number) => void;
+  editable: boolean;
+  onAdd: (name: string, rate: number) => Promise<void>;
+  onRename: (caseId: number, name: string) => Promise<void>;
+  onDelete: (caseId: number) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const [dialog, setDialog] = useState<'add' | 'rename' | 'delete' | null>(null);
+  const [name, setName] = useState('');
+  const [rate, setRate] = useState('');
+  const currentCase = cases.find((c) => c.case_id === current);
+  const close = () => setDialog(null);
+
+  return (
+    <div className="ws-case-tabs" data-test="case-tabs">
+      <div className="ws-tabs" role="tablist" aria-label={t('ws.pl.cases')}>
+        {cases.map((c) => (
+          <button
+            key={c.case_id}
+            type="button"
+            role="tab"
+            aria-selected={c.case_id === current}
+            className={c.case_id === current ? 'ws-tab active' : 'ws-tab'}
+            onClick={() => onSelect(c.case_id)}
+          >
+            {caseLabel(c.case_name, t)} <small className="muted">×{c.case_rate}</small>
+          </button>
+        ))}
+        {editable && cases.length < MAX_CASES && (
+          <button
+            type="button"
+            className="ws-tab ws-tab-add"
+            data-test="case-add"
+            onClick={() => {
+              setName('');
+              setRate('');
+              setDialog('add');
+            }}
+          >
+            + {t('ws.pl.addCase')}
+          </button>
+        )}
+      </div>
+      {editable && currentCase && (
+        <div className="ws-inline-actions">
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            data-test="case-rename"
+            onClick={() => {
+              setName(currentCase.case_name);
+              setDialog('rename');
+            }}
+          >
+            {t('ws.pl.renameCase')}
+          </button>
+          {cases.length > 1 && (
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              data-test="case-delete"
+              onClick={() => setDialog('delete')}
+            >
+              {t('ws.pl.deleteCase')}
+            </button>
+          )}
+        </div>
+      )}
+      {dialog === 'add' && (
+        <Modal
+          title={t('ws.pl.addCase')}
+          onClose={close}
+          testId="case-add-modal"
+          footer={
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={name.trim() === '' || rate === '' || Number(rate) <= 0}
+              onClick={() => {
+                void onAdd(name.trim(), Number(rate)).finally(close);
+              }}
+            >
+              {t('ws.common.add')}
+            </button>
+          }
+        >
+          <label className="field">
+            <span>{t('ws.pl.caseName')}</span>
+            <input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>{t('ws.pl.caseRate')}</span>
+            <input
+              value={rate}
+              maxLength={5}
+              inputMode="decimal"
+              onChange={(e) => setRate(sanitizeNumber(e.target.value, { decimal: true, digits: 2, minus: false }))}
+            />
+          </label>
+          <p className="muted">{t('ws.pl.caseRateHint')}</p>
+        </Modal>
+      )}
+      {dialog === 'rename' && currentCase && (
+        <Modal
+          title={t('ws.pl.renameCase')}
+          onClose={close}
+          footer={
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={name.trim() === ''}
+              onClick={() => {
+                void onRename(currentCase.case_id, name.trim()).finally(close);
+              }}
+            >
+              {t('ws.common.save')}
+            </button>
+          }
+        >
+          <label className="field">
+            <span>{t('ws.pl.caseName')}</span>
+            <input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+          </label>
+        </Modal>
+      )}
+      {dialog === 'delete' && currentCase && (
+        <Confirm
+          title={t('ws.pl.deleteCase')}
+          message={t('ws.pl.deleteCaseConfirm', { name: caseLabel(currentCase.case_name, t) })}
+          onCancel={close}
+          onConfirm={() => {
+            void onDelete(currentCase.case_id).finally(close);
+          }}
+        />
+      )}
+    </div>
+  );
+}
