@@ -92,6 +92,8 @@ export default function CreatePage() {
 
   useEffect(() => {
     document.title = `${t('shell.addPlan')} | Topline`;
+    // Start fetching the engine while the profile step is filled in, so the summary is ready on step 2.
+    void import('./engineSummary');
   }, [t]);
 
   if (!allowedAtEntry) {
