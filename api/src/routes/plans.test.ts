@@ -418,3 +418,34 @@ describe('members', () => {
     expect(await api.db('plan_members').where({ plan_id: planId })).toEqual([]);
   });
 });
+
+describe('plan file import', () => {
+  it('imports a plan file as a new plan, field errors on a bad one, and keeps the owned-plan limit', async () => {
+    const { token, user } = await api.user('importer@example.com', 'basic');
+    const sourceId = await createPlan(token);
+    const file = await api.call('GET', '/business-plan/file', { token, query: { business_plan_id: sourceId } });
+    expect(file.status).toBe(200);
+    const imported = await api.call('POST', '/business-plan/import', { token, body: { plan: file.body.data.plan } });
+    expect(imported.status).toBe(201);
+    const copy = await api.call('GET', '/pl/retrieve', {
+      token,
+      query: { business_plan_id: imported.body.data.business_plan_id },
+    });
+    const original = await api.call('GET', '/pl/retrieve', { token, query: { business_plan_id: sourceId } });
+    expect(copy.body.data.values[0].pl).toEqual(original.body.data.values[0].pl);
+
+    await api.db('business_plans').where({ id: imported.body.data.business_plan_id }).delete();
+    const bad = await api.call('POST', '/business-plan/import', {
+      token,
+      body: { plan: { ...file.body.data.plan, currency: 'EUR', cases: [] } },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['cases', 'currency']);
+    expect(await api.db('business_plans').where({ owner_id: user.id })).toHaveLength(1);
+
+    await api.call('POST', '/business-plan/import', { token, body: { plan: file.body.data.plan } });
+    const over = await api.call('POST', '/business-plan/import', { token, body: { plan: file.body.data.plan } });
+    expect(over.status).toBe(403);
+    expect(over.body.reason).toBe('tier_lock');
+  });
+});

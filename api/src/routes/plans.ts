@@ -19,7 +19,7 @@ import {
   YEAR_KEY_AREAS,
   type YearKey,
 } from '../contract/plans';
-import { badRequest } from '../errors';
+import { badRequest, tierLock } from '../errors';
 import { requireUser } from '../http/auth';
 import { type AppContext, type AppState, currentUser } from '../http/context';
 import { parseInput } from '../http/validate';
@@ -33,7 +33,9 @@ import {
   requireScope,
 } from '../services/access';
 import { addMember, deleteMember, editMember, memberList } from '../services/members';
+import { importPlanFile } from '../services/planFile';
 import {
+  canCreatePlan,
   checkIcon,
   createCase,
   createPlan,
@@ -93,6 +95,16 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     const input = parseInput(planCreateRequest(services.now()), ctx.request.body);
     const icon = uploadedIcon(ctx);
     const planId = await createPlan(db, currentUser(ctx), input, icon, services.now());
+    ctx.status = 201;
+    ctx.body = { data: { business_plan_id: planId } };
+  });
+
+  // A plan file (MODEL.md section 9), e.g. one downloaded from /business-plan/file, becomes a new plan of the caller.
+  router.post('/business-plan/import', auth, async (ctx) => {
+    const user = currentUser(ctx);
+    if (!(await canCreatePlan(db, user.id, services.now()))) throw tierLock('another business plan');
+    const body = ctx.request.body as { plan?: unknown } | undefined;
+    const planId = await importPlanFile(db, user.id, body?.plan ?? body);
     ctx.status = 201;
     ctx.body = { data: { business_plan_id: planId } };
   });
