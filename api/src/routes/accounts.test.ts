@@ -121,6 +121,21 @@ describe('email sign-up and sign-in', () => {
     expect(ok.headers.get('app-token')).toBe(ok.body.app_token);
   });
 
+  it('stops guessing after 10 failed sign-ins for an address', async () => {
+    await api.user('guessed@example.com');
+    for (let i = 0; i < 10; i++) {
+      const wrong = await api.call('POST', '/users/email-signin', {
+        body: { email: 'guessed@example.com', password: `guess-${i}` },
+      });
+      expect(wrong.status).toBe(209);
+    }
+    const blocked = await api.call('POST', '/users/email-signin', {
+      body: { email: 'guessed@example.com', password: TEST_PASSWORD },
+    });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.title).toBe('Too Many Requests');
+  });
+
   it('signs out: the token stops working', async () => {
     const { token } = await api.user('signout@example.com');
     expect((await api.call('GET', '/user/me', { token })).status).toBe(200);

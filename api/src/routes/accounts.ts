@@ -10,7 +10,7 @@ import {
   profileEditRequest,
   signupAuthRequest,
 } from '../contract/accounts';
-import { unauthorized } from '../errors';
+import { ApiError, unauthorized } from '../errors';
 import { requireUser } from '../http/auth';
 import { type AppContext, type AppState, currentUser } from '../http/context';
 import { parseInput } from '../http/validate';
@@ -25,12 +25,22 @@ import {
   signupWithEmail,
 } from '../services/accounts';
 import { editProfile, meView } from '../services/profile';
-import type { UserRow } from '../services/users';
+import { Throttle } from '../services/throttle';
+import { normalizeEmail, type UserRow } from '../services/users';
 
 /** Accounts: product-and-account.md section 7, without billing. */
 export function accountRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
   const auth = requireUser(services);
+  // At most 10 failed sign-ins per address and 5 reset mails per address in 15 minutes.
+  const failedSignins = new Throttle(10, 15 * 60_000);
+  const resetMails = new Throttle(5, 15 * 60_000);
+  const tooMany = (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'Too Many Requests',
+      `too many attempts; try again in ${Math.ceil(retryAfterSeconds / 60)} minutes`,
+    );
 
   const answerToken = async (ctx: AppContext, user: UserRow) => {
     const token = await services.tokens.issue(user);
@@ -52,7 +62,13 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
 
   router.post('/users/email-signin', async (ctx) => {
     const input = parseInput(emailSigninRequest, ctx.request.body);
+    const key = normalizeEmail(input.email);
+    const now = services.now().getTime();
+    const gate = failedSignins.check(key, now);
+    if (!gate.allowed) throw tooMany(gate.retryAfterSeconds);
     const user = await signinWithEmail(db, input.email, input.password);
+    if (user) failedSignins.clear(key);
+    else failedSignins.record(key, now);
     if (!user) {
       ctx.status = 209;
       ctx.body = { title: 'Login failed', message: 'login failed, check your input' };
@@ -84,6 +100,10 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
 
   router.post('/users/password/apply', async (ctx) => {
     const { email } = parseInput(passwordApplyRequest, ctx.request.body);
+    const now = services.now().getTime();
+    const gate = resetMails.check(normalizeEmail(email), now);
+    if (!gate.allowed) throw tooMany(gate.retryAfterSeconds);
+    resetMails.record(normalizeEmail(email), now);
     await applyPasswordReset(db, services.mailer, email, {
       publicUrl: services.config.PUBLIC_URL,
       ttlMinutes: services.config.PASSWORD_RESET_TTL_MINUTES,
