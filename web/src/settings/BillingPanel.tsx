@@ -107,7 +107,8 @@ export function BillingPanel() {
               {t('settings.restorePlan')}
             </button>
           ) : (
-            tier !== 'free' && (
+            tier !== 'free' &&
+            billing.plan && (
               <button type="button" className="button button-ghost" onClick={() => void act('/billing/cancel')}>
                 {t('settings.cancelPlan')}
               </button>
