@@ -10,7 +10,6 @@ import { ApiError } from './errors';
 import type { AppState } from './http/context';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/accounts';
-import { planFileRoutes } from './routes/planFileRoute';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
 import type { Mailer } from './services/mail';
@@ -92,7 +91,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   accountRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);
-  planFileRoutes(api, services);
   app.use(api.routes());
   app.use(api.allowedMethods());
 
