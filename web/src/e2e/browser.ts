@@ -3,6 +3,7 @@
  * the build with /api proxied to it, and drives Debian's headless Chromium through playwright-core.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -23,6 +24,31 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** The Google client id the test API and the test web configuration share. */
+export const GOOGLE_CLIENT_ID = 'topline-test-client';
+
+/**
+ * A local stand-in for Google's token-info endpoint: an access token `google:<email>` belongs to that address.
+ * The API reaches it through its GOOGLE_TOKENINFO_URL setting, as it would reach Google.
+ */
+async function startTokenInfo(): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const token = url.searchParams.get('access_token') ?? '';
+    if (url.pathname !== '/tokeninfo' || !token.startsWith('google:')) {
+      response.writeHead(400, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ error: 'invalid_token' }));
+      return;
+    }
+    const email = token.slice('google:'.length);
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ email, email_verified: 'true', sub: `sub-${email}`, aud: GOOGLE_CLIENT_ID }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, server };
+}
+
 export interface Stack {
   api: TestApi;
   webUrl: string;
@@ -36,7 +62,11 @@ export async function startStack(): Promise<Stack> {
   await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const outboxDir = mkdtempSync(join(tmpdir(), 'topline-outbox-'));
   const silent = { info: () => {}, error: () => {} };
-  const api = await startTestApi({ mailer: outboxMailer(outboxDir, silent) });
+  const tokenInfo = await startTokenInfo();
+  const api = await startTestApi({
+    mailer: outboxMailer(outboxDir, silent),
+    env: { GOOGLE_TOKENINFO_URL: tokenInfo.url, GOOGLE_CLIENT_ID },
+  });
   const port = 4300 + Math.floor(Math.random() * 1000);
   const server: PreviewServer = await preview({
     root: WEB_ROOT,
@@ -56,6 +86,7 @@ export async function startStack(): Promise<Stack> {
       await browser.close();
       await server.close();
       await api.close();
+      await new Promise<void>((resolve) => tokenInfo.server.close(() => resolve()));
       rmSync(outDir, { recursive: true, force: true });
       rmSync(outboxDir, { recursive: true, force: true });
     },
@@ -74,6 +105,27 @@ export async function newPage(
   // Each test starts signed out and in the browser's language.
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * Serves the page a configuration with the test Google client id and a stand-in for Google Identity Services whose
+ * token client answers `google:<email>` for the address stored in `sessionStorage['google-email']`.
+ */
+export async function withGoogleStandIn(context: BrowserContext): Promise<void> {
+  await context.route('**/config.js', (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.TOPLINE_CONFIG = { googleClientId: ${JSON.stringify(GOOGLE_CLIENT_ID)} };`,
+    }),
+  );
+  await context.route('https://accounts.google.com/gsi/client', (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.google = { accounts: { oauth2: { initTokenClient: (options) => ({
+        requestAccessToken: () => options.callback({ access_token: 'google:' + sessionStorage.getItem('google-email') }),
+      }) } } };`,
+    }),
+  );
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

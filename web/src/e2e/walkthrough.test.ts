@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowSignup } from '../../../api/src/services/users';
 import { planForm } from '../../../api/src/testing/harness';
 import { TOKEN_KEY } from '../api/client';
-import { CHROMIUM, newPage, resetLinkFor, type Stack, screenshot, startStack } from './browser';
+import { CHROMIUM, newPage, resetLinkFor, type Stack, screenshot, startStack, withGoogleStandIn } from './browser';
 
 const PASSWORD = 'Founder#2026';
 const NEW_PASSWORD = 'Runway#2027';
@@ -380,6 +380,32 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
     await modal.locator('.price-card').first().waitFor();
     await screenshot(page, 'settings-plan-768');
+    await context.close();
+  });
+
+  it('signs in with Google: demo required, e-mail account, new allowed account, then the Google-account message', async () => {
+    await allowSignup(stack.api.db, 'google-founder@example.com');
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await withGoogleStandIn(context);
+    const googleAttempt = async (email: string) => {
+      await page.goto('/login');
+      await page.evaluate((address) => window.sessionStorage.setItem('google-email', address), email);
+      const button = page.getByRole('button', { name: 'Sign in with Google' });
+      await button.and(page.locator(':enabled')).waitFor();
+      await button.click();
+    };
+    await googleAttempt('stranger-google@example.com');
+    await page.getByText('You need to see a live demo first.', { exact: false }).waitFor();
+    await googleAttempt('founder@example.com');
+    await page.getByText('This user is an e-mail login user.').waitFor();
+    await googleAttempt('google-founder@example.com');
+    await page.waitForURL('**/create');
+    await page.evaluate((key) => window.localStorage.removeItem(key), TOKEN_KEY);
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill('google-founder@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.locator('[data-state="google"]').waitFor();
+    expect(await page.locator('[data-state="google"] .form-message').textContent()).toContain('Google login user');
     await context.close();
   });
 });
