@@ -48,18 +48,35 @@ interface BoundaryProps {
   children: ReactNode;
 }
 
-/** Screens may throw the API's tier-lock or no-access error while rendering; this shows the matching panel. */
-export class ScreenBoundary extends Component<BoundaryProps, { error: ApiError | null }> {
-  override state: { error: ApiError | null } = { error: null };
+/** A screen that failed for another reason: the catalogue's internal-error text, not a blank page. */
+function ScreenFailed() {
+  const { t } = useTranslation();
+  return (
+    <section className="no-access" role="alert">
+      <h2>{t('errors.internal.title')}</h2>
+      <p>{t('errors.internal.message')}</p>
+    </section>
+  );
+}
 
-  static getDerivedStateFromError(error: unknown): { error: ApiError | null } {
-    if (error instanceof ApiError && (error.kind === 'tier_lock' || error.kind === 'no_access')) return { error };
-    throw error;
+/**
+ * Screens may throw the API's tier-lock or no-access error while rendering; this shows the matching panel. Any other
+ * failure of a screen shows the internal-error panel and leaves the shell usable.
+ */
+export class ScreenBoundary extends Component<BoundaryProps, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown): { error: unknown } {
+    return { error };
   }
 
   override render() {
-    if (this.state.error?.kind === 'tier_lock') return <UpgradePlaceholder settingPath={this.props.settingPath} />;
-    if (this.state.error?.kind === 'no_access') return <NoAccessPanel />;
+    const { error } = this.state;
+    if (error instanceof ApiError && error.kind === 'tier_lock') {
+      return <UpgradePlaceholder settingPath={this.props.settingPath} />;
+    }
+    if (error instanceof ApiError && error.kind === 'no_access') return <NoAccessPanel />;
+    if (error) return <ScreenFailed />;
     return this.props.children;
   }
 }
