@@ -10,6 +10,7 @@ export type {
   SignupAuthStatus,
   UserView,
 } from './contract/accounts';
+export type { HomeAnswer, MeAnswer, MemberListAnswer, PerEmployeeAnswer } from './contract/answers';
 export type { ColorSet, PlanCreate, YearKey } from './contract/plans';
 export type { ActualKey, CashKey, CostItemFields } from './contract/screens';
 export type { ErrorBody, RefusalReason } from './errors';

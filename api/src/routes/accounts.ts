@@ -10,6 +10,7 @@ import {
   profileEditRequest,
   signupAuthRequest,
 } from '../contract/accounts';
+import { billingAnswer, meAnswer, signupAuthAnswer } from '../contract/answers';
 import { ApiError, unauthorized } from '../errors';
 import { requireUser } from '../http/auth';
 import { type AppContext, type AppState, currentUser } from '../http/context';
@@ -50,7 +51,7 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
 
   router.post('/users/email-signup-auth', async (ctx) => {
     const { email } = parseInput(signupAuthRequest, ctx.request.body);
-    ctx.body = { data: { status_code: await signupStatus(db, email) } };
+    ctx.body = signupAuthAnswer.parse({ data: { status_code: await signupStatus(db, email) } });
   });
 
   router.post('/users/email-signup', async (ctx) => {
@@ -135,7 +136,7 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
   });
 
   router.get('/user/me', auth, async (ctx) => {
-    ctx.body = { data: await meView(db, currentUser(ctx), services.now()) };
+    ctx.body = meAnswer.parse({ data: await meView(db, currentUser(ctx), services.now()) });
   });
 
   // Billing runs through Stripe in a later step; until then the plan tab reads what the database holds.
@@ -143,7 +144,7 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
     const user = currentUser(ctx);
     const subscription = await db('subscriptions').where({ user_id: user.id }).first();
     const invoices = await db('invoices').where({ user_id: user.id }).orderBy('created_at', 'desc');
-    ctx.body = {
+    ctx.body = billingAnswer.parse({
       data: {
         invoice: {
           plan: subscription
@@ -155,7 +156,7 @@ export function accountRoutes(router: Router<AppState>, services: Services): voi
           invoice_list: invoices.map((i) => ({ url: i.url, created_at: i.created_at, price: Number(i.price) })),
         },
       },
-    };
+    });
   });
 
   router.post('/user/edit', auth, async (ctx) => {

@@ -2,6 +2,7 @@ import multer from '@koa/multer';
 import type Router from '@koa/router';
 import type { Next } from 'koa';
 import type { Services } from '../app';
+import { memberListAnswer } from '../contract/answers';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -197,7 +198,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     const input = parseInput(planScoped, ctx.query);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
-    ctx.body = { data: await memberList(db, access) };
+    ctx.body = memberListAnswer.parse({ data: await memberList(db, access) });
   });
 
   router.post('/authority/add', auth, async (ctx) => {

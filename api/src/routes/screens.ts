@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type Router from '@koa/router';
 import { csvFileName, kpiCsv, plCsv } from '@topline/engine';
 import type { Services } from '../app';
+import { homeAnswer as homeAnswerSchema, perEmployeeAnswer as perEmployeeSchema } from '../contract/answers';
 import { caseIdField, planScoped } from '../contract/plans';
 import {
   actualsEditRequest,
@@ -98,8 +99,10 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   read('/dashboard/retrieve', 'dashboard', dashboardAnswer, shared);
   read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer, shared);
   read('/actuals/retrieve', 'actuals', actualsAnswer, shared);
-  read('/home/retrieve', 'home', homeAnswer);
-  read('/suggestions/per-employee', 'pl', (s, caseId) => perEmployeeAnswer(s, caseId, FIXTURES_DIR));
+  read('/home/retrieve', 'home', async (s) => homeAnswerSchema.parse(await homeAnswer(s)));
+  read('/suggestions/per-employee', 'pl', async (s, caseId) =>
+    perEmployeeSchema.parse(await perEmployeeAnswer(s, caseId, FIXTURES_DIR)),
+  );
 
   // The plan's inputs for the browser's own engine (DESIGN.md: an edit recomputes on screen at once). The file holds
   // every area's inputs, so it goes to the owner and to members who may see every area.
