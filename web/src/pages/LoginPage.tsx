@@ -1,7 +1,7 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api/client';
+import { api, getToken } from '../api/client';
 import type { SignupStatusCode } from '../api/types';
 import { FieldMessage } from '../lib/FieldMessage';
 import {
@@ -56,6 +56,14 @@ export default function LoginPage() {
   const enter = useCallback(async () => {
     const me = await refresh();
     navigate(landingPathFor(me?.business_plans ?? []), { replace: true });
+  }, [navigate, refresh]);
+
+  // Someone already signed in goes straight on to their plan.
+  useEffect(() => {
+    if (!getToken()) return;
+    void refresh().then((me) => {
+      if (me) navigate(landingPathFor(me.business_plans), { replace: true });
+    });
   }, [navigate, refresh]);
 
   const run = async (work: () => Promise<void>) => {
