@@ -220,6 +220,15 @@ describe('CSV downloads', () => {
     const kpi = await get('/kpi/csv', { case_id: caseId, year: 2 });
     expect(kpi.status).toBe(200);
     expect(kpi.headers.get('content-disposition')).toContain('_kpi_20261015.csv');
+    const revenue = await get('/revenue/csv', { case_id: caseId });
+    expect(revenue.status).toBe(200);
+    expect(revenue.headers.get('content-disposition')).toContain('_revenue_20261015.csv');
+    const lines = revenue.text.split('\r\n');
+    // fetch's text() drops the byte-order mark the file starts with.
+    expect(lines[0]).toBe('period,month,mrr,professional_service,revenue,cumulative_revenue,recurring_revenue_rate');
+    expect(lines).toHaveLength(1 + 6 * 13 + 1);
+    // Month 1 of the ramp: MRR = (100M / 12) x 1/12, whole yen (MODEL.md sections 3 and 8).
+    expect(lines[1]?.split(',')[2]).toBe(String(Math.round(100_000_000 / 12 / 12)));
     const badYear = await get('/kpi/csv', { case_id: caseId, year: 9 });
     expect(badYear.status).toBe(400);
   });

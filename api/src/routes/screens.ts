@@ -34,6 +34,7 @@ import {
   saveComment,
   saveDaily,
 } from '../services/monthly';
+import { revenueCsv } from '../services/revenueCsv';
 import {
   actualsAnswer,
   caseIndexOf,
@@ -220,6 +221,9 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     });
 
   csv('/pl/csv', 'pl', 'pl', async (s, index) => plCsv((await compiledPlan(s)).workbook, index));
+  csv('/revenue/csv', 'sales_detail', 'revenue', async (s, index) =>
+    revenueCsv((await compiledPlan(s)).workbook, index),
+  );
   csv('/kpi/csv', 'kpi', 'kpi', async (s, index, year) => kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1));
 }
 
