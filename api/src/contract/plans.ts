@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { AREAS, type Area, LEVELS } from '../services/access';
 
+/** A number that may be cleared: null, or a blank field, clears it (a blank is never read as 0). */
+export const nullable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.union([z.null(), schema]));
+
 /** Query strings and multipart fields arrive as text; numbers are coerced, then checked. */
 const intField = (field: string) => z.coerce.number(`${field} must be a number`).int(`${field} must be a whole number`);
 const numberField = (field: string) => z.coerce.number(`${field} must be a number`).finite();
@@ -176,7 +180,7 @@ export const caseEditRequest = caseScoped
   .extend({
     year: yearField,
     key: z.enum(['case_rate', ...YEAR_KEYS], 'key is not an editable assumption'),
-    value: z.union([z.null(), z.coerce.number('value must be a number').finite()]),
+    value: nullable(z.coerce.number('value must be a number').finite()),
   })
   .superRefine((edit, ctx) => {
     if (edit.value === null) return;
@@ -189,7 +193,7 @@ export const caseEditRequest = caseScoped
 export const revenueEditRequest = caseScoped.extend({
   year: yearField,
   key: z.literal('recurring_revenue_rate').default('recurring_revenue_rate'),
-  value: z.union([z.null(), z.coerce.number().gt(0).max(1)]),
+  value: nullable(z.coerce.number().gt(0).max(1)),
 });
 
 export const modelEditRequest = caseScoped.extend({

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { caseIdField, caseScoped, monthField, planIdField, yearField } from './plans';
+import { caseIdField, caseScoped, monthField, nullable, planIdField, yearField } from './plans';
 
-const amount = z.union([z.null(), z.coerce.number('must be a number').finite()]).optional();
-const countValue = z
-  .union([z.null(), z.coerce.number('must be a number').finite().min(0, 'must not be negative')])
-  .optional();
+const amount = nullable(z.coerce.number('must be a number').finite()).optional();
+const countValue = nullable(z.coerce.number('must be a number').finite().min(0, 'must not be negative')).optional();
 
 export const CASH_KEYS = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
 export const COUNT_KEYS = ['session', 'lead', 'meeting', 'registration', 'order', 'churn'] as const;
@@ -29,13 +27,13 @@ export const actualsEditRequest = z.object({
   registration: countValue,
   order: countValue,
   churn: countValue,
-  arpa: z.union([z.null(), z.coerce.number('must be a number').finite().gt(0, 'must be above 0')]).optional(),
+  arpa: nullable(z.coerce.number('must be a number').finite().gt(0, 'must be above 0')).optional(),
   professional_service: amount,
   cogs: amount,
   sm: amount,
   rd: amount,
   ga: amount,
-  employees: z.union([z.null(), z.coerce.number().int('must be a whole number').min(0)]).optional(),
+  employees: nullable(z.coerce.number().int('must be a whole number').min(0)).optional(),
   beginning_cash_balance: amount,
   equity_raised: amount,
   debt_raised: amount,

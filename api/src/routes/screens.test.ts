@@ -289,3 +289,13 @@ describe('the warm workbook', () => {
     fresh.destroy();
   });
 });
+
+describe('blank fields', () => {
+  it('clears a value instead of reading a blank as zero', async () => {
+    await post('/pl/monthly/edit', { year: 2, month: 1, order: 5, session: 100 });
+    const blank = await post('/pl/monthly/edit', { year: 2, month: 1, order: '', session: '80' });
+    expect(blank.status).toBe(200);
+    const rows = await api.db('monthly_inputs').where({ case_id: caseId, month: 13, layer: 'actual' }).orderBy('key');
+    expect(rows.map((r) => [r.key, r.value])).toEqual([['session', 80]]);
+  });
+});
