@@ -2,7 +2,8 @@
  * API budgets of DESIGN.md ("Performance budgets") and issue 3, measured in one process against embedded PGlite:
  * requests per second of `/api/v1/pl/monthly/retrieve` from a warm workbook cache against the bare JSON route
  * `/api/v1/health` of the same server under the same load, and the p95 latency of `/api/v1/case/edit` with 20
- * concurrent editors. Printed, never asserted.
+ * concurrent editors. Printed, never asserted. With BENCH_DATABASE_URL set it runs on that PostgreSQL instead, in a
+ * schema of its own that it drops afterwards.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +21,12 @@ const SECONDS = 4;
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'topline-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const db = openDb({ pgliteDir: pgliteDirIn(dataDir) });
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+  const schema = databaseUrl ? `bench_${process.pid}` : undefined;
+  const db = openDb({ databaseUrl, pgliteDir: pgliteDirIn(dataDir), ...(schema ? { schema } : {}) });
+  console.log(`   database: ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}`);
   try {
-    await migrateLatest(db);
+    await migrateLatest(db, schema);
     const seed = await seedIfEmpty(db, join(import.meta.dirname, '..', 'fixtures'), importPlanFile, new Date());
     const logger = { info: () => {}, error: (m: string, e?: unknown) => console.error(m, e) };
     const app = createApp({ db, config, logger, mailer: { send: async () => {} } });
@@ -68,6 +72,7 @@ export async function run(): Promise<void> {
     server.closeAllConnections();
     server.close();
   } finally {
+    if (schema) await db.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }
