@@ -32,13 +32,27 @@ function ClientWiring() {
   return null;
 }
 
-/** Keeps the document language in step and scrolls to the top on every page change. */
+const PAGE_TITLES: Record<string, string> = {
+  '/login': 'auth.title',
+  '/password-reset': 'auth.resetTitle',
+  '/terms': 'nav.terms',
+  '/law': 'nav.law',
+  '/privacy-policy': 'nav.privacy',
+  '/create': 'shell.addPlan',
+  '/500': 'errorPage.internal',
+};
+
+/** Keeps the document language and title in step and scrolls to the top on every page change. */
 function PageEffects() {
   const { pathname } = useLocation();
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   useEffect(() => {
     document.documentElement.lang = currentLanguage(i18n.language);
   }, [i18n.language]);
+  useEffect(() => {
+    const page = PAGE_TITLES[pathname];
+    document.title = page ? `${t(page)} | Topline` : `Topline | ${t('app.tagline')}`;
+  }, [pathname, t]);
   useEffect(() => {
     if (pathname) window.scrollTo(0, 0);
   }, [pathname]);

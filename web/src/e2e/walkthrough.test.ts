@@ -216,8 +216,7 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
     expect(await modal.getByLabel('Company name').inputValue()).toBe('Acme Cloud');
     await modal.getByRole('button', { name: 'Save' }).click();
-    await modal.locator('.profile-view').waitFor();
-    expect(await modal.locator('.profile-view').textContent()).toContain('Acme Cloud');
+    await modal.locator('.profile-view', { hasText: 'Acme Cloud' }).waitFor();
     await page.getByText('Your profile has been updated.').waitFor();
     await modal.getByRole('tab', { name: 'Plan', exact: true }).click();
     await modal.locator('.price-card').first().waitFor();

@@ -152,9 +152,10 @@ function ProfileTab({ onDirty }: { onDirty: (dirty: boolean) => void }) {
     setBusy(true);
     try {
       await api.post('/user/edit', draft);
+      // Re-read the user before leaving the form, so the view never shows the old values.
+      await refresh();
       notify({ kind: 'success', title: t('common.success'), message: t('settings.profileSaved') });
       setEditing(false);
-      await refresh();
     } catch {
       // Notice already shown.
     } finally {

@@ -90,11 +90,10 @@ export default function CreatePage() {
   const language = currentLanguage(i18n.language);
   const templates = useMemo(() => growthTemplates(language), [language]);
 
+  // Start fetching the engine while the profile step is filled in, so the summary is ready on step 2.
   useEffect(() => {
-    document.title = `${t('shell.addPlan')} | Topline`;
-    // Start fetching the engine while the profile step is filled in, so the summary is ready on step 2.
     void import('./engineSummary');
-  }, [t]);
+  }, []);
 
   if (!allowedAtEntry) {
     const first = plans[0];
