@@ -329,6 +329,11 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await second.page.getByRole('button', { name: 'Collapse menu' }).click();
     expect(await second.page.locator('.side-menu.collapsed').count()).toBe(1);
     await screenshot(second.page, 'shell-basic-collapsed-1280');
+    // With the profile given at the first creation, the plus button opens the wizard on step 2.
+    await second.page.locator('.plan-add').click();
+    await second.page.locator('.wizard[data-step="2"]').waitFor();
+    await second.page.getByRole('button', { name: 'Back to Company Info' }).click();
+    expect(await second.page.getByLabel('Company name').inputValue()).toBe('Acme SaaS');
     await second.context.close();
   });
 
