@@ -99,6 +99,13 @@ export function LandingHeader() {
 
 function MobileMenu({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
+  useEffect(() => {
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [onClose]);
   return (
     <div className="mobile-menu" role="dialog" aria-modal="true" aria-label={t('nav.openMenu')}>
       <button type="button" className="mobile-menu-close" aria-label={t('nav.closeMenu')} onClick={onClose}>
