@@ -3,6 +3,8 @@ import type { UserRow } from '../services/users';
 
 export interface AppState {
   user?: UserRow;
+  /** A verified token's claims, for routes that load the user together with the plan. */
+  claims?: { userId: number; tokenVersion: number };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

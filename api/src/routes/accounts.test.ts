@@ -142,6 +142,8 @@ describe('email sign-up and sign-in', () => {
     expect((await api.call('POST', '/user/signout', { token })).status).toBe(200);
     const after = await api.call('GET', '/user/me', { token });
     expect(after.status).toBe(401);
+    // Plan-scoped calls check the token with the plan in one query: still 401, not 404.
+    expect((await api.call('GET', '/pl/retrieve', { token, query: { business_plan_id: 999 } })).status).toBe(401);
     expect(after.body).toMatchObject({ title: 'Unauthorized' });
     expect((await api.call('GET', '/user/me', { token: 'garbage' })).status).toBe(401);
     expect((await api.call('GET', '/user/me')).status).toBe(401);

@@ -21,7 +21,7 @@ import {
   type YearKey,
 } from '../contract/plans';
 import { badRequest, tierLock } from '../errors';
-import { requireUser } from '../http/auth';
+import { requireToken, requireUser } from '../http/auth';
 import { type AppContext, type AppState, currentUser } from '../http/context';
 import { parseInput } from '../http/validate';
 import {
@@ -32,6 +32,7 @@ import {
   type Roles,
   requireOwner,
   requireScope,
+  signedInPlanAccess,
 } from '../services/access';
 import { addMember, deleteMember, editMember, memberList } from '../services/members';
 import { importPlanFile } from '../services/planFile';
@@ -53,7 +54,13 @@ import {
 
 /** Loads the plan for the signed-in caller (404 for anyone who may not see it). */
 export async function planFor(services: Services, ctx: AppContext, planId: number): Promise<PlanAccess> {
-  const access = await planAccess(services.db, currentUser(ctx), planId, services.now());
+  let access: PlanAccess;
+  const claims = ctx.state.claims;
+  if (!ctx.state.user && claims) {
+    const signedIn = await signedInPlanAccess(services.db, claims, planId, services.now());
+    ctx.state.user = signedIn.user;
+    access = signedIn.access;
+  } else access = await planAccess(services.db, currentUser(ctx), planId, services.now());
   access.changed = (version, edits) => services.workbooks.advance(planId, version, edits);
   return access;
 }
@@ -91,6 +98,8 @@ const rolesFrom = (input: Record<Area, Roles[Area]>): Roles =>
 export function planRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
   const auth = requireUser(services);
+  // Plan-scoped calls verify the token here and load the user with the plan in one query.
+  const token = requireToken(services);
 
   router.post('/business-plan/create', auth, iconUpload(), async (ctx) => {
     const input = parseInput(planCreateRequest(services.now()), ctx.request.body);
@@ -110,7 +119,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { data: { business_plan_id: planId } };
   });
 
-  router.post('/business-plan/edit', auth, iconUpload(), async (ctx) => {
+  router.post('/business-plan/edit', token, iconUpload(), async (ctx) => {
     const input = parseInput(planEditRequest(services.now()), ctx.request.body);
     const icon = uploadedIcon(ctx);
     const access = await planFor(services, ctx, input.business_plan_id);
@@ -119,7 +128,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'business plan information updated' };
   });
 
-  router.post('/business-plan/delete', auth, async (ctx) => {
+  router.post('/business-plan/delete', token, async (ctx) => {
     const input = parseInput(planScoped, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
@@ -128,7 +137,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'the business plan was deleted' };
   });
 
-  router.post('/business-plan/theme-color', auth, async (ctx) => {
+  router.post('/business-plan/theme-color', token, async (ctx) => {
     const input = parseInput(themeColorRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
@@ -136,7 +145,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'theme colour saved' };
   });
 
-  router.post('/pl/color', auth, async (ctx) => {
+  router.post('/pl/color', token, async (ctx) => {
     const input = parseInput(plColorRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'pl', 'write');
@@ -145,7 +154,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'colours saved' };
   });
 
-  router.post('/case/create', auth, async (ctx) => {
+  router.post('/case/create', token, async (ctx) => {
     const input = parseInput(caseCreateRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'pl', 'write');
@@ -153,7 +162,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { data: { new_case_id: caseId } };
   });
 
-  router.post('/case/delete', auth, async (ctx) => {
+  router.post('/case/delete', token, async (ctx) => {
     const input = parseInput(caseScoped, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'pl', 'write');
@@ -161,7 +170,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'the case was deleted' };
   });
 
-  router.post('/casename/edit', auth, async (ctx) => {
+  router.post('/casename/edit', token, async (ctx) => {
     const input = parseInput(caseRenameRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'pl', 'write');
@@ -169,7 +178,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'the case was renamed' };
   });
 
-  router.post('/case/edit', auth, async (ctx) => {
+  router.post('/case/edit', token, async (ctx) => {
     const input = parseInput(caseEditRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     const area: Area = input.key === 'case_rate' ? 'pl' : YEAR_KEY_AREAS[input.key as YearKey];
@@ -178,7 +187,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'saved' };
   });
 
-  router.post('/revenue/edit', auth, async (ctx) => {
+  router.post('/revenue/edit', token, async (ctx) => {
     const input = parseInput(revenueEditRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'sales_detail', 'write');
@@ -186,7 +195,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'saved' };
   });
 
-  router.post('/model/edit', auth, async (ctx) => {
+  router.post('/model/edit', token, async (ctx) => {
     const input = parseInput(modelEditRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireScope(access, 'pl', 'write');
@@ -194,14 +203,14 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'saved' };
   });
 
-  router.get('/authority/retrieve', auth, async (ctx) => {
+  router.get('/authority/retrieve', token, async (ctx) => {
     const input = parseInput(planScoped, ctx.query);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
     ctx.body = memberListAnswer.parse({ data: await memberList(db, access) });
   });
 
-  router.post('/authority/add', auth, async (ctx) => {
+  router.post('/authority/add', token, async (ctx) => {
     const input = parseInput(memberRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
@@ -210,7 +219,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'the member was invited' };
   });
 
-  router.post('/authority/edit', auth, async (ctx) => {
+  router.post('/authority/edit', token, async (ctx) => {
     const input = parseInput(memberRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
@@ -218,7 +227,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     ctx.body = { title: 'Success', message: 'the member was updated' };
   });
 
-  router.post('/authority/delete', auth, async (ctx) => {
+  router.post('/authority/delete', token, async (ctx) => {
     const input = parseInput(memberDeleteRequest, ctx.request.body);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);

@@ -17,7 +17,7 @@ import {
   reverseRequest,
 } from '../contract/screens';
 import { noPermission } from '../errors';
-import { requireUser } from '../http/auth';
+import { requireToken } from '../http/auth';
 import type { AppContext, AppState } from '../http/context';
 import { parseInput } from '../http/validate';
 import { AREAS, requireScope } from '../services/access';
@@ -57,7 +57,8 @@ const planAndCase = planScoped.extend({ case_id: caseIdField.optional() });
 /** The working screens (working-screens.md section 7); every number is read from the engine's workbook. */
 export function screenRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
-  const auth = requireUser(services);
+  // Every call here is plan-scoped: the token is verified here, the user loaded with the plan in one query.
+  const auth = requireToken(services);
 
   const screen = async (ctx: AppContext, planId: number): Promise<ScreenContext> => ({
     db,

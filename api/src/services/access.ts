@@ -1,6 +1,6 @@
 import type { PlanEdit } from '@topline/engine';
 import type { Db } from '../db';
-import { noPermission, notFound, ownerOnly, tierLock } from '../errors';
+import { noPermission, notFound, ownerOnly, tierLock, unauthorized } from '../errors';
 import { type Tier, type TierInfo, tierFrom, type UserRow } from './users';
 
 export const AREAS = [
@@ -94,19 +94,73 @@ export async function planAccess(db: Db, user: UserRow, planId: number, today: D
       join.on('pm.plan_id', 'bp.id').andOnVal('pm.user_id', user.id).andOnVal('pm.status', 'received'),
     )
     .where('bp.id', planId)
-    .first(
-      'bp.*',
-      's.tier as owner_tier',
-      's.trial_end as owner_trial_end',
-      'pm.id as member_id',
-      ...AREAS.map((a) => `pm.${a} as role_${a}`),
-    );
+    .first('bp.*', ...ACCESS_COLUMNS);
   if (!row) throw notFound('the business plan');
-  const { owner_tier, owner_trial_end, member_id, ...rest } = row;
-  const plan = Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('role_'))) as unknown as PlanRow;
-  const ownerTier = tierFrom(owner_tier ? { tier: owner_tier, trial_end: owner_trial_end } : undefined, today);
-  if (plan.owner_id === user.id) return { plan, isOwner: true, roles: fullRoles(), ownerTier };
-  if (member_id === null || member_id === undefined) throw notFound('the business plan');
+  return accessFrom(row, user.id, today);
+}
+
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'password_hash',
+  'google_sub',
+  'auth_provider',
+  'name',
+  'picture',
+  'company_name',
+  'position',
+  'employees',
+  'stage',
+  'token_version',
+] as const;
+
+const ACCESS_COLUMNS = [
+  's.tier as owner_tier',
+  's.trial_end as owner_trial_end',
+  'pm.id as member_id',
+  ...AREAS.map((a) => `pm.${a} as role_${a}`),
+];
+
+/**
+ * The signed-in user (from a verified token's claims) and their access to a plan, in one round trip: the hot path
+ * of every plan-scoped call.
+ * @throws ApiError 401 when the user is gone or signed out since, 404 as `planAccess`
+ */
+export async function signedInPlanAccess(
+  db: Db,
+  claims: { userId: number; tokenVersion: number },
+  planId: number,
+  today: Date,
+): Promise<{ user: UserRow; access: PlanAccess }> {
+  const row = await db('users as u')
+    .leftJoin('business_plans as bp', (join) => join.onVal('bp.id', planId))
+    .leftJoin('subscriptions as s', 's.user_id', 'bp.owner_id')
+    .leftJoin('plan_members as pm', (join) =>
+      join.on('pm.plan_id', 'bp.id').andOn('pm.user_id', 'u.id').andOnVal('pm.status', 'received'),
+    )
+    .where('u.id', claims.userId)
+    .first('bp.*', ...ACCESS_COLUMNS, ...USER_COLUMNS.map((c) => `u.${c} as user_${c}`));
+  if (!row || row.user_token_version !== claims.tokenVersion) throw unauthorized();
+  const user = Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`user_${c}`]])) as unknown as UserRow;
+  if (row.id === null || row.id === undefined) throw notFound('the business plan');
+  return { user, access: accessFrom(row, user.id, today) };
+}
+
+function accessFrom(row: Record<string, unknown>, userId: number, today: Date): PlanAccess {
+  const plan = Object.fromEntries(
+    Object.entries(row).filter(
+      ([k]) =>
+        !k.startsWith('role_') && !k.startsWith('user_') && !['owner_tier', 'owner_trial_end', 'member_id'].includes(k),
+    ),
+  ) as unknown as PlanRow;
+  const ownerTier = tierFrom(
+    row.owner_tier
+      ? { tier: row.owner_tier as string, trial_end: (row.owner_trial_end as string | null) ?? null }
+      : undefined,
+    today,
+  );
+  if (plan.owner_id === userId) return { plan, isOwner: true, roles: fullRoles(), ownerTier };
+  if (row.member_id === null || row.member_id === undefined) throw notFound('the business plan');
   const roles = rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]])));
   return { plan, isOwner: false, roles: clampRoles(roles, ownerTier.tier), ownerTier };
 }
