@@ -21,19 +21,8 @@ import { requireToken } from '../http/auth';
 import type { AppContext, AppState } from '../http/context';
 import { parseInput } from '../http/validate';
 import { AREAS, requireScope } from '../services/access';
-import {
-  costGroupOf,
-  costItemOf,
-  createCostItem,
-  deleteCostItem,
-  editCostItem,
-  reverseMonth,
-  reviseBudget,
-  saveActuals,
-  saveCashflow,
-  saveComment,
-  saveDaily,
-} from '../services/monthly';
+import { costGroupOf, costItemOf, createCostItem, deleteCostItem, editCostItem } from '../services/costs';
+import { reverseMonth, reviseBudget, saveActuals, saveCashflow, saveComment, saveDaily } from '../services/monthly';
 import { revenueCsv } from '../services/revenueCsv';
 import {
   actualsAnswer,
