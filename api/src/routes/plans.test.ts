@@ -301,7 +301,7 @@ describe('members', () => {
       token,
       body: { business_plan_id: planId, email: 'Invitee@example.com', ...roles('can_view'), pl: 'can_edit' },
     });
-    expect(add.status).toBe(201);
+    expect(add.status).toBe(200);
     let list = await api.call('GET', '/authority/retrieve', { token, query: { business_plan_id: planId } });
     expect(list.body.data.role).toHaveLength(2);
     expect(list.body.data.role[0]).toMatchObject({ email: 'team-owner@example.com', is_owner: true });
@@ -363,7 +363,7 @@ describe('members', () => {
         token: basic.token,
         body: { business_plan_id: basicPlan, email: `viewer${i}@example.com`, ...roles('can_view') },
       });
-      expect(viewer.status).toBe(201);
+      expect(viewer.status).toBe(200);
     }
     const basicEditor = await api.call('POST', '/authority/add', {
       token: basic.token,
@@ -379,7 +379,7 @@ describe('members', () => {
         token: team.token,
         body: { business_plan_id: teamPlan, email: `ed${i}@example.com`, ...roles('can_edit') },
       });
-      expect(editor.status).toBe(201);
+      expect(editor.status).toBe(200);
     }
     const fifth = await api.call('POST', '/authority/add', {
       token: team.token,
@@ -397,7 +397,7 @@ describe('members', () => {
       token: team.token,
       body: { business_plan_id: teamPlan, email: 'ed4@example.com', ...roles('can_view') },
     });
-    expect(viewerOk.status).toBe(201);
+    expect(viewerOk.status).toBe(200);
     const list = await api.call('GET', '/authority/retrieve', {
       token: team.token,
       query: { business_plan_id: teamPlan },

@@ -215,7 +215,6 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
     await addMember(db, access, currentUser(ctx).id, input.email, rolesFrom(input));
-    ctx.status = 201;
     ctx.body = { title: 'Success', message: 'the member was invited' };
   });
 
