@@ -53,4 +53,173 @@ describe('working screens in headless Chromium', () => {
     }
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('downloads the P&L CSV holding the numbers on screen', async () => {
+    await open('pl');
+    await page.locator('[data-test="pl-table"] .ag-row[row-id="revenue"]').waitFor();
+    const shown = await cellText(page, 'pl-table', 'revenue', 'c0');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="pl-csv"]').click()]);
+    expect(download.suggestedFilename()).toMatch(/^Screens.plan_Base.case_pl_\d{8}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv).toContain(shown.replaceAll(',', ''));
+    const arr = await cellText(page, 'pl-table', 'arr', 'c2');
+    expect(csv).toContain(arr.replaceAll(',', ''));
+  }, 60_000);
+
+  it('recomputes the monthly P&L after a churn rate change on KPI', async () => {
+    const before = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    await open('kpi');
+    await page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"]').waitFor();
+    const saved = page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);
+    await enterCell(page, 'kpi-table', 'churn_rate', 'c0', '5.555');
+    await saved;
+    // Two decimals for churn, floored: 5.555 becomes 5.55%.
+    await waitForCell(page, 'kpi-table', 'churn_rate', 'c0', '5.55%');
+    const wb = await engineOf(stack, owner.token, planId);
+    const after = wb.monthlyGrid(0, 1, 'estimate');
+    expect(after[5]?.values.churn).not.toBeCloseTo(before[5]?.values.churn ?? 0, 3);
+    await open('monthly_pl');
+    await page.locator('[data-test="monthly-grid"] .ag-row[row-id="churn"]').waitFor();
+    // M4 is the fifth column: M1 M2 M3 Q1 M4.
+    expect(await cellText(page, 'monthly-grid', 'churn', 'M4')).toBe(formatNumber(after[4]?.values.churn));
+    expect(await cellText(page, 'monthly-grid', 'ltv', 'M4')).toBe(formatNumber(after[4]?.values.ltv));
+    expect(await cellText(page, 'monthly-grid', 'churn_cvr', 'M4')).toBe(formatPercent(after[4]?.values.churn_cvr));
+    await screenshot(page, 'screen-monthly-after-churn');
+  }, 90_000);
+
+  it('takes three months of actuals in the grid and shows progress and variance', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    for (const [k, order] of [
+      [1, '20'],
+      [2, '22'],
+      [3, '25'],
+    ] as const) {
+      await page.locator(`[data-test="edit-M${k}"]`).click();
+      await enterCell(page, 'monthly-grid', 'order', `M${k}`, order);
+      await enterCell(page, 'monthly-grid', 'sm', `M${k}`, '1500000');
+      const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
+      await page.locator(`[data-test="save-M${k}"]`).click();
+      await saved;
+      await page.locator(`[data-test="control-M${k}"] .ws-status.act`).waitFor();
+    }
+    const wb = await engineOf(stack, owner.token, planId);
+    const actual = wb.monthlyGrid(0, 1, 'actual');
+    await waitForCell(page, 'monthly-grid', 'cumulative', 'M3', formatNumber(actual[2]?.values.cumulative));
+    // Costs show with their sign inverted: S&M of 1,500,000 reads ▲1,500,000 in red.
+    expect(await cellText(page, 'monthly-grid', 'sm', 'M1')).toBe('▲1,500,000');
+    await screenshot(page, 'screen-monthly-actuals');
+
+    await page.getByRole('tab', { name: 'Progress' }).click();
+    const progress = wb.monthlyGrid(0, 1, 'progress');
+    await waitForCell(page, 'monthly-grid', 'order', 'M2', formatPercent(progress[1]?.values.order));
+    await page.locator('[data-test="display-quarters"]').check();
+    expect(await cellText(page, 'monthly-grid', 'mrr', 'Q1')).toBe(formatPercent(progress[3]?.values.mrr));
+    await screenshot(page, 'screen-monthly-progress');
+
+    await page.getByRole('tab', { name: 'Variance' }).click();
+    const rate = wb.monthlyGrid(0, 1, 'difference_rate');
+    await waitForCell(page, 'monthly-grid', 'order', 'M1', formatPercent(rate[0]?.values.order));
+    await page.getByRole('tab', { name: 'Value' }).click();
+    const value = wb.monthlyGrid(0, 1, 'difference_value');
+    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(value[2]?.values.order));
+    await screenshot(page, 'screen-monthly-variance');
+
+    // Never all display items off.
+    await page.locator('[data-test="display-months"]').uncheck();
+    await page.locator('[data-test="display-quarters"]').uncheck();
+    await page.locator('[data-test="display-cy"]').click();
+    expect(await page.locator('[data-test="display-cy"]').isChecked()).toBe(true);
+    await page.locator('[data-test="display-months"]').check();
+  }, 120_000);
+
+  it('revises the budget upward from the latest actual', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Revise budget' }).click();
+    const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/adjust/edit') && r.status() === 200);
+    await page.locator('[data-test="revise-submit"]').click();
+    await saved;
+    const forecast = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'forecast');
+    // M5 is the sixth column; the revised MRR differs from the plan's.
+    expect(forecast[5]?.values.mrr).not.toBeCloseTo(estimate[5]?.values.mrr ?? 0, 0);
+    await waitForCell(page, 'monthly-grid', 'mrr', 'M5', formatNumber(forecast[5]?.values.mrr));
+    await screenshot(page, 'screen-monthly-revised');
+  }, 60_000);
+
+  it('asks before leaving a column in edit mode', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="edit-M4"]').click();
+    await page.locator('a.menu-item[data-screen="pl"]').click();
+    await page.locator('[data-test="confirm"]').waitFor();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForURL(/\/pl$/);
+  }, 60_000);
+
+  it('refuses a cost term that ends before it starts and warns about an item over budget', async () => {
+    await open('expenses');
+    await page.locator('[data-test="cost-tabs"]').getByRole('tab', { name: 'G&A' }).click();
+    await page.locator('[data-test="cost-add"]').click();
+    const form = page.locator('[data-test="cost-item-form"]');
+    await form.locator('input[name="item_name"]').fill('Office');
+    await form.locator('input[name="price"]').fill('9999999');
+    expect(await form.locator('input[name="price"]').inputValue()).toBe('999999');
+    await form.locator('input[name="start_year"]').fill('2026');
+    await form.locator('input[name="start_month"]').fill('4');
+    await form.locator('input[name="end_year"]').fill('2025');
+    await form.locator('input[name="end_month"]').fill('13');
+    expect(await form.locator('input[name="end_month"]').inputValue()).not.toBe('13');
+    await form.locator('input[name="end_month"]').fill('3');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-test="term-error"]').waitFor();
+    expect(await page.locator('[data-test="term-error"]').textContent()).toContain('Input Error');
+    await page.locator('[data-test="term-error"] button').click();
+    await form.locator('input[name="end_year"]').fill('2027');
+    const saved = page.waitForResponse((r) => r.url().includes('/cost/create') && r.status() === 200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await saved;
+    const warning = page.locator('[data-test="over-budget"]');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('G&A is over budget (Office)');
+    const ga = (await engineOf(stack, owner.token, planId)).costs(0)[0]?.groups.ga;
+    expect(ga?.over_budget).toBe(true);
+    expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
+      formatPercent((ga?.budgetary_averages ?? 0) / 100),
+    );
+    await screenshot(page, 'screen-expenses-over-budget');
+  }, 60_000);
+
+  it('invites a member with can_view who then cannot edit', async () => {
+    await open('setting');
+    await page.locator('[data-test="member-add"]').click();
+    const form = page.locator('[data-test="member-form"]');
+    await form.locator('input[name="email"]').fill('not-an-email');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.field-error').waitFor();
+    await form.locator('input[name="email"]').fill('viewer@example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-test="member-viewer@example.com"]').waitFor();
+    await screenshot(page, 'screen-setting-members');
+
+    const viewer = await stack.api.user('viewer@example.com', 'free');
+    const other = await newPage(stack, { locale: 'ja-JP', width: 1440, height: 900 });
+    await signIn(other.page, viewer.token);
+    await other.page.goto(`/business-plans/${planId}/kpi`);
+    await other.page.locator('[data-test="view-only"]').waitFor();
+    const churn = other.page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"] .ag-cell[col-id="c0"]');
+    await churn.click();
+    expect(await churn.locator('input').count()).toBe(0);
+    await screenshot(other.page, 'screen-kpi-viewer-ja');
+    await other.page.goto(`/business-plans/${planId}/pl`);
+    await other.page.locator('[data-test="pl-table"]').waitFor();
+    expect(await other.page.locator('[data-test="case-add"]').count()).toBe(0);
+    expect(await other.page.locator('[data-test="pl-table"] .ws-editable').count()).toBe(0);
+    await other.page.goto(`/business-plans/${planId}/monthly_pl`);
+    await other.page.locator('[data-test="monthly-grid"]').waitFor();
+    await other.page.getByRole('tab', { name: '実績入力' }).click();
+    expect(await other.page.locator('[data-test^="edit-M"]').count()).toBe(0);
+    expect(await other.page.locator('[data-test="revise-submit"]').count()).toBe(0);
+    await other.context.close();
+  }, 90_000);
 });

@@ -32,7 +32,7 @@ export async function cellText(page: Page, grid: string, rowId: string, colId: s
 
 /** Types into an editable AG Grid cell and commits with Enter. */
 export async function enterCell(page: Page, grid: string, rowId: string, colId: string, value: string) {
-  const cell = page.locator(`[data-test="${grid}"] .ag-center-cols-container .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`);
+  const cell = page.locator(`[data-test="${grid}"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`);
   await cell.click();
   const input = cell.locator('input');
   await input.waitFor();

@@ -8,7 +8,10 @@ import './screens.css';
 export function useScreenReady(ready: boolean): void {
   const { setLoading } = useShell();
   useEffect(() => {
-    if (ready) setLoading(false);
+    if (!ready) return;
+    // After the shell's own effect, which turns loading on when the screen mounts.
+    const timer = window.setTimeout(() => setLoading(false), 0);
+    return () => window.clearTimeout(timer);
   }, [ready, setLoading]);
 }
 

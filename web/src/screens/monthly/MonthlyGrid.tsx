@@ -264,8 +264,9 @@ export function MonthlyGrid({
       columns={colDefs}
       getRowId={(r) => r.id}
       testId="monthly-grid"
-      height={640}
       options={{
+        // Every row and column is rendered, so an edit repaints only the cells whose values changed.
+        suppressColumnVirtualisation: true,
         context: actions,
         getRowClass: (p) =>
           p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
