@@ -124,7 +124,8 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     const icon = uploadedIcon(ctx);
     const access = await planFor(services, ctx, input.business_plan_id);
     requireOwner(access);
-    await editPlan(db, access, currentUser(ctx).id, { name: input.business_plan_name, ...input }, icon);
+    const changes = { name: input.business_plan_name, start_year: input.start_year, start_month: input.start_month };
+    await editPlan(db, access, currentUser(ctx).id, changes, icon);
     ctx.body = { title: 'Success', message: 'business plan information updated' };
   });
 
