@@ -16,7 +16,7 @@ import {
   themeQuartz,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 
 ModuleRegistry.registerModules([
   ClientSideRowModelModule,
@@ -56,6 +56,13 @@ export function DataGrid<Row>({
 }: DataGridProps<Row>) {
   const defaultColDef = useMemo<ColDef<Row>>(() => ({ sortable: false, resizable: true, suppressMovable: true }), []);
   const auto = height === 'auto';
+  // Stable callbacks: a new function on every render would make the grid redraw its rows.
+  const rowIdOf = useRef(getRowId);
+  rowIdOf.current = getRowId;
+  const stableRowId = useCallback((p: { data: Row }) => (rowIdOf.current ? rowIdOf.current(p.data) : ''), []);
+  const readyRef = useRef(onReady);
+  readyRef.current = onReady;
+  const onGridReady = useCallback((event: { api: GridApi<Row> }) => readyRef.current?.(event.api), []);
   return (
     <div className="data-grid" data-test={testId} style={auto ? undefined : { height }}>
       <AgGridReact<Row>
@@ -67,8 +74,8 @@ export function DataGrid<Row>({
         suppressCellFocus={false}
         singleClickEdit
         stopEditingWhenCellsLoseFocus
-        {...(getRowId ? { getRowId: (p) => getRowId(p.data) } : {})}
-        {...(onReady ? { onGridReady: (event) => onReady(event.api) } : {})}
+        {...(getRowId ? { getRowId: stableRowId } : {})}
+        onGridReady={onGridReady}
         {...options}
       />
     </div>

@@ -65,6 +65,10 @@ export default function MonthlyPlScreen() {
     [yearData, eView, year],
   );
   const columns = local ?? serverColumns;
+  const monthLabels = useMemo(
+    () => serverColumns.filter((c) => c.monthType === 'month').map((c) => c.month),
+    [serverColumns],
+  );
 
   // A change of year, view or case leaves edit mode without saving.
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
@@ -117,20 +121,36 @@ export default function MonthlyPlScreen() {
     [columns, caseId, year, view, planId, reload],
   );
 
+  // The grid's actions stay the same object across renders (so the grid keeps its columns); they read the latest state.
+  const state = useRef({
+    columns,
+    year,
+    engine,
+    caseId,
+    planId,
+    view,
+    recompute,
+    reload,
+    saveColumn,
+    local,
+    serverColumns,
+  });
+  state.current = { columns, year, engine, caseId, planId, view, recompute, reload, saveColumn, local, serverColumns };
   const actions = useMemo<GridActions>(
     () => ({
       startEdit: (index) => setEditing((prev) => new Set([...prev, index])),
-      save: (index) => void saveColumn(index),
+      save: (index) => void state.current.saveColumn(index),
       cancel: (index) => {
         const hadEdits = pending.current.has(index);
         pending.current.delete(index);
         setEditing((prev) => new Set([...prev].filter((i) => i !== index)));
         if (hadEdits) {
           setLocal(null);
-          void resyncEngine(String(planId), true);
+          void resyncEngine(String(state.current.planId), true);
         }
       },
       reverse: (index) => {
+        const { columns, year, engine, caseId, planId, recompute, reload } = state.current;
         const column = columns[index];
         if (!column?.t) return;
         const month = column.t - 12 * (year - 1);
@@ -143,7 +163,7 @@ export default function MonthlyPlScreen() {
           .then(() => reload())
           .catch(() => reload(true));
       },
-      comment: (index) => setCommenting({ index, text: columns[index]?.comment ?? '' }),
+      comment: (index) => setCommenting({ index, text: state.current.columns[index]?.comment ?? '' }),
       toggleSection: (section) =>
         setCollapsed((prev) => {
           const next = new Set(prev);
@@ -152,6 +172,7 @@ export default function MonthlyPlScreen() {
           return next;
         }),
       enter: (index, key, value) => {
+        const { columns, engine, caseId, view, recompute, local, serverColumns } = state.current;
         const column = columns[index];
         if (!column?.t) return;
         const values = { ...(pending.current.get(index) ?? {}), [key]: value };
@@ -168,7 +189,7 @@ export default function MonthlyPlScreen() {
           );
       },
     }),
-    [columns, year, engine, caseId, planId, view, recompute, reload, saveColumn, local, serverColumns],
+    [],
   );
 
   // Leaving with a column in edit mode asks first; confirming clears every edit flag.
@@ -318,11 +339,7 @@ export default function MonthlyPlScreen() {
               actions={actions}
             />
           </div>
-          <MonthlyCharts
-            graph={yearData.graph}
-            months={serverColumns.filter((c) => c.monthType === 'month').map((c) => c.month)}
-            template={plan.template}
-          />
+          <MonthlyCharts graph={yearData.graph} months={monthLabels} template={plan.template} />
         </>
       )}
       {commenting && (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../charts/Chart';
 
@@ -8,7 +8,15 @@ const KPI_SERIES = ['session', 'lead', 'meeting', 'registration', 'order', 'chur
 const PL_SERIES = ['arpa', 'mrr', 'arr', 'revenue', 'cumulative_revenue', 'ending_cash_balance'];
 
 /** The KPI and P&L/cash-flow charts of the monthly P&L; defaults session and arpa (section 2). */
-export function MonthlyCharts({ graph, months, template }: { graph: Graph; months: string[]; template: string }) {
+export const MonthlyCharts = memo(function MonthlyCharts({
+  graph,
+  months,
+  template,
+}: {
+  graph: Graph;
+  months: string[];
+  template: string;
+}) {
   const { t } = useTranslation();
   const [kpi, setKpi] = useState('session');
   const [pl, setPl] = useState('arpa');
@@ -52,4 +60,4 @@ export function MonthlyCharts({ graph, months, template }: { graph: Graph; month
       {chart(pl, setPl, PL_SERIES, 'monthly-pl-chart')}
     </div>
   );
-}
+});

@@ -6,7 +6,7 @@ import type {
   ValueFormatterParams,
   ValueParserParams,
 } from 'ag-grid-community';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataGrid, type GridApi } from '../../grid/DataGrid';
 import { formatNumber, formatPercent, isNegative, sanitizeNumber } from '../../working/format';
@@ -163,19 +163,29 @@ export function MonthlyGrid({
 }) {
   const { t } = useTranslation();
   const metrics = useMemo(() => METRIC_ROWS.filter((r) => !r.template || r.template === template), [template]);
-  const enterable = editableKeys(view);
+  const enterable = useMemo(() => editableKeys(view), [view]);
+  // Column definitions follow the columns' shape, not their values, so an edit only refreshes the changed cells.
+  const latest = useRef(columns);
+  latest.current = columns;
+  const shape = columns.map((c) => `${c.column}:${c.month}:${c.status}`).join('|');
 
+  // Control cells keep their identity while their status, comment and edit flag stay, so their renderers are reused.
+  const controlCache = useRef(new Map<string, ControlCell>());
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
     const control: Row = { id: 'control', kind: 'control' };
+    const cache = controlCache.current;
     columns.forEach((column, i) => {
-      control[`c${i}`] = {
-        column,
-        index: i,
-        editing: editing.has(i),
-        allowed: allowedEdit && column.monthType === 'month' && enterable.size > 0,
-      } satisfies ControlCell;
+      const allowed = allowedEdit && column.monthType === 'month' && enterable.size > 0;
+      const key = `${i}|${column.column}|${column.month}|${column.status}|${column.comment ?? ''}|${editing.has(i)}|${allowed}`;
+      let cell = cache.get(key);
+      if (!cell) {
+        cell = { column, index: i, editing: editing.has(i), allowed };
+        cache.set(key, cell);
+      }
+      control[`c${i}`] = cell;
     });
+    if (cache.size > 500) cache.clear();
     out.push(control);
     for (const section of ['kpi', 'pl', 'cash'] as const) {
       out.push({
@@ -196,7 +206,9 @@ export function MonthlyGrid({
     return out;
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for the columns' ids, months and statuses
   const colDefs = useMemo<ColDef<Row>[]>(() => {
+    const columns = latest.current;
     const visible = (c: GridColumn) =>
       c.monthType === 'month' ? display.months : c.monthType === 'quarter' ? display.quarters : display.cy;
     return [
@@ -256,7 +268,19 @@ export function MonthlyGrid({
           },
         })),
     ];
-  }, [columns, display, editing, enterable, view, variance, actions, t]);
+  }, [shape, display, editing, enterable, view, variance, actions, t]);
+
+  const options = useMemo(
+    () => ({
+      // Every row and column is rendered, so an edit repaints only the cells whose values changed.
+      suppressColumnVirtualisation: true,
+      context: actions,
+      getRowClass: (p: { data?: Row }) =>
+        p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
+      getRowHeight: (p: { data?: Row }) => (p.data?.kind === 'control' ? 52 : undefined),
+    }),
+    [actions],
+  );
 
   return (
     <DataGrid<Row>
@@ -264,14 +288,7 @@ export function MonthlyGrid({
       columns={colDefs}
       getRowId={(r) => r.id}
       testId="monthly-grid"
-      options={{
-        // Every row and column is rendered, so an edit repaints only the cells whose values changed.
-        suppressColumnVirtualisation: true,
-        context: actions,
-        getRowClass: (p) =>
-          p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
-        getRowHeight: (p) => (p.data?.kind === 'control' ? 52 : undefined),
-      }}
+      options={options}
       {...(onReady ? { onReady } : {})}
     />
   );
