@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
-import { csvFileName, formatCsvNumber, kpiCsv, plCsv } from './csv';
+import { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
 import { buildFixture, FIXTURES } from './testing';
 
 describe('CSV exports', () => {
@@ -158,5 +158,16 @@ describe('the plan CLI', () => {
     expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/^Three_cases_Ideal_case_kpi-y1_\d{8}\.csv$/);
     expect(readFileSync(join(dir, files[1] ?? ''), 'utf8')).toContain('cogs_rate,COGS / revenue,25.0%');
+  });
+});
+
+describe('the revenue CSV', () => {
+  it('writes a row per month and per year with the recurring revenue rate as a percentage', () => {
+    const lines = revenueCsv(buildFixture('saas-jpy-t2d3'), 0).slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('period,month,mrr,professional_service,revenue,cumulative_revenue,recurring_revenue_rate');
+    expect(lines).toHaveLength(1 + 6 * 13);
+    // Month 1: MRR = 5,000,000 / 12 / 12 = 34,722.2 -> 34722; Y1 revenue 2,708,333.33 -> 2708333 at 100% recurring.
+    expect(lines[1]).toBe('M1,2026-04,34722,0,34722,34722,');
+    expect(lines[13]).toBe('Y1,,416667,0,2708333,,100.0%');
   });
 });

@@ -71,7 +71,7 @@ const MULTIPLES = new Set(['ltv_cac', 'burn_multiple']);
 /** A workbook number as the CSV writes it (MODEL.md section 8). */
 export function formatCsvNumber(key: string, value: number | null, currency: Currency): string {
   if (value === null || !Number.isFinite(value)) return '';
-  if (RATE_KEYS.has(key)) return `${round(value * 100, 1).toFixed(1)}%`;
+  if (RATE_KEYS.has(key) || key.endsWith('_rate')) return `${round(value * 100, 1).toFixed(1)}%`;
   if (MONEY_KEYS.has(key)) {
     const decimals = currency === 'USD' ? 2 : 0;
     return round(value, decimals).toFixed(decimals);
@@ -131,6 +131,41 @@ export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number): strin
     ...columns.map((c) => formatCsvNumber(key, c.values[key] ?? null, wb.plan.currency)),
   ]);
   return toCsv([header, ...body]);
+}
+
+/**
+ * The revenue of a case: a row per plan month (recurring, professional services, total and cumulative revenue) and
+ * after each year a row with the year's figures and its recurring revenue rate.
+ */
+export function revenueCsv(wb: PlanWorkbook, caseIndex: number): string {
+  const currency = wb.plan.currency;
+  const n = (key: string, value: number | null) => formatCsvNumber(key, value, currency);
+  const rows: string[][] = [
+    ['period', 'month', 'mrr', 'professional_service', 'revenue', 'cumulative_revenue', 'recurring_revenue_rate'],
+  ];
+  for (const year of wb.revenue(caseIndex)) {
+    for (const m of year.monthly) {
+      rows.push([
+        `M${m.t}`,
+        m.month,
+        n('mrr', m.mrr),
+        n('professional_service', m.professional_service),
+        n('revenue', m.revenue),
+        n('cumulative_revenue', m.cumulative_revenue),
+        '',
+      ]);
+    }
+    rows.push([
+      `Y${year.year}`,
+      '',
+      n('mrr', year.mrr),
+      n('professional_service', year.professional_service),
+      n('revenue', year.revenue),
+      '',
+      n('recurring_revenue_rate', year.recurring_revenue_rate),
+    ]);
+  }
+  return toCsv(rows);
 }
 
 /** plan_case_area_yyyyMMdd.csv, with characters that file systems refuse replaced. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
-import { csvFileName, kpiCsv, plCsv } from '@topline/engine';
+import { csvFileName, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
 import type { Services } from '../app';
 import { homeAnswer as homeAnswerSchema, perEmployeeAnswer as perEmployeeSchema } from '../contract/answers';
 import { caseIdField, planScoped } from '../contract/plans';
@@ -23,7 +23,6 @@ import { parseInput } from '../http/validate';
 import { AREAS, requireScope } from '../services/access';
 import { costGroupOf, costItemOf, createCostItem, deleteCostItem, editCostItem } from '../services/costs';
 import { reverseMonth, reviseBudget, saveActuals, saveCashflow, saveComment, saveDaily } from '../services/monthly';
-import { revenueCsv } from '../services/revenueCsv';
 import {
   actualsAnswer,
   caseIndexOf,
