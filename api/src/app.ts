@@ -94,6 +94,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(api.routes());
   app.use(api.allowedMethods());
 
+  // The web app's runtime configuration; what is not configured keeps the web's own defaults.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' || ctx.path !== '/config.js') return next();
+    ctx.type = 'application/javascript';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = webRuntimeConfig(deps.config);
+  });
+
   const webDist = deps.webDist;
   if (webDist && existsSync(join(webDist, 'index.html'))) {
     app.use(serve(webDist, { index: 'index.html' }));
@@ -107,6 +115,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
   return app;
+}
+
+/** `window.TOPLINE_CONFIG` for the browser: only public values (a client id, a booking link), never a secret. */
+export function webRuntimeConfig(config: Config): string {
+  const given: Record<string, string> = {};
+  if (config.DEMO_BOOKING_URL) given.demoBookingUrl = config.DEMO_BOOKING_URL;
+  if (config.GOOGLE_CLIENT_ID) given.googleClientId = config.GOOGLE_CLIENT_ID;
+  return `window.TOPLINE_CONFIG = Object.assign(window.TOPLINE_CONFIG || {}, ${JSON.stringify(given)});\n`;
 }
 
 function isClientError(error: unknown): error is { status: number; message: string } {
