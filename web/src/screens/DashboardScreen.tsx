@@ -5,7 +5,7 @@ import { Chart } from '../charts/Chart';
 import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from '../working/CaseSelect';
 import { useCurrentCase } from '../working/currentCase';
-import { canEdit, useRetrieve } from '../working/data';
+import { canEdit, planCases, useRetrieve } from '../working/data';
 import { cashOutColor, formatNumber, formatPercent } from '../working/format';
 import { useScreenReady } from '../working/ui';
 
@@ -82,21 +82,19 @@ export default function DashboardScreen() {
   const { t } = useTranslation();
   const { plan, year } = useShell();
   const planId = plan.business_plan_id;
-  const cases = useRetrieve<{ values: { case_id: number; case_name: string }[] }>('/kpi/retrieve', {
-    business_plan_id: planId,
-  });
-  const { current, choose } = useCurrentCase(planId, cases.data?.values ?? []);
+  const cases = planCases(plan);
+  const { current, choose } = useCurrentCase(planId, cases);
   const answer = useRetrieve<DashboardAnswer>(
     '/dashboard/retrieve',
     { business_plan_id: planId, case_id: current?.case_id },
-    current !== null,
+    cases.length === 0 || current !== null,
   );
   const [trend, setTrend] = useState<'mrr' | 'arr'>('mrr');
   const [hideEstimate, setHideEstimate] = useState(false);
   const mayHide = canEdit(plan, 'dashboard');
-  useScreenReady(answer.data !== null || cases.data !== null);
+  useScreenReady(answer.data !== null || cases.length === 0);
   const data = answer.data;
-  if (!data || !current) return <section className="ws-screen" data-screen="dashboard" />;
+  if (!data) return <section className="ws-screen" data-screen="dashboard" />;
 
   const from = 12 * (year - 1);
   const months = data.months.slice(from, from + 12);
@@ -143,7 +141,7 @@ export default function DashboardScreen() {
   return (
     <section className="ws-screen" data-screen="dashboard">
       <div className="ws-toolbar">
-        <CaseSelect cases={cases.data?.values ?? []} current={current.case_id} onChange={choose} />
+        <CaseSelect cases={cases} current={current?.case_id ?? data.case_id} onChange={choose} />
         <label className="ws-switch">
           <input
             type="checkbox"

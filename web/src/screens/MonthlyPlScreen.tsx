@@ -7,7 +7,7 @@ import { useNotice } from '../notices';
 import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from '../working/CaseSelect';
 import { useCurrentCase } from '../working/currentCase';
-import { canEdit, useRetrieve } from '../working/data';
+import { canEdit, planCases, useRetrieve } from '../working/data';
 import { applyLocal, caseIndexIn, resyncEngine, useEngine } from '../working/engine';
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from '../working/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
@@ -22,10 +22,6 @@ import {
   type Section,
 } from './monthly/model';
 
-interface PlCaseList {
-  values: { case_id: number; case_name: string }[];
-}
-
 /** Monthly P&L (working-screens.md section 2): five views, the 17-column grid, edits, revision, reverse, comments. */
 export default function MonthlyPlScreen() {
   const { t } = useTranslation();
@@ -33,15 +29,15 @@ export default function MonthlyPlScreen() {
   const notice = useNotice();
   const navigate = useNavigate();
   const planId = plan.business_plan_id;
-  const caseList = useRetrieve<PlCaseList>('/kpi/retrieve', { business_plan_id: planId });
-  const cases = caseList.data?.values ?? [];
+  const cases = planCases(plan);
   const { current, choose } = useCurrentCase(planId, cases);
-  const caseId = current?.case_id;
   const monthly = useRetrieve<MonthlyAnswer>(
     '/pl/monthly/retrieve',
-    { business_plan_id: planId, case_id: caseId },
-    caseId !== undefined,
+    { business_plan_id: planId, case_id: current?.case_id },
+    current !== null || cases.length === 0,
   );
+  // Without a case list the API answers the first case.
+  const caseId = current?.case_id ?? monthly.data?.case_id;
   const engine = useEngine(planId);
   const [view, setView] = useState<ScreenView>('estimate');
   const [variance, setVariance] = useState<'rate' | 'value'>('rate');
@@ -56,7 +52,7 @@ export default function MonthlyPlScreen() {
   const editMonthly = canEdit(plan, 'monthly_pl');
   const editActuals = canEdit(plan, 'actuals');
   const allowedEdit = view === 'estimate' ? editMonthly : view === 'actual' ? editActuals : false;
-  useScreenReady(monthly.data !== null || caseList.data !== null);
+  useScreenReady(monthly.data !== null);
 
   const eView = engineView(view, variance);
   const yearData = monthly.data?.monthly_pl[year - 1];
@@ -254,12 +250,12 @@ export default function MonthlyPlScreen() {
     }
   };
 
-  if (!current) return <section className="ws-screen" data-screen="monthly_pl" />;
+  if (caseId === undefined) return <section className="ws-screen" data-screen="monthly_pl" />;
   return (
     <section className="ws-screen" data-screen="monthly_pl">
       <ViewOnlyNote show={!editMonthly && !editActuals} />
       <div className="ws-toolbar">
-        <CaseSelect cases={cases} current={current.case_id} onChange={choose} />
+        <CaseSelect cases={cases} current={caseId} onChange={choose} />
         <Tabs
           label={t('ws.monthly.views')}
           current={view}

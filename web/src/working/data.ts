@@ -61,3 +61,18 @@ export async function download(path: string, query: Record<string, string | numb
   link.remove();
   window.setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
+
+export interface CaseRef {
+  case_id: number;
+  case_name: string;
+}
+
+/** The plan's cases as /user/me lists them (the web client's plan type does not name the field yet). */
+export function planCases(plan: BusinessPlanItem): CaseRef[] {
+  const cases = (plan as BusinessPlanItem & { cases?: unknown }).cases;
+  return Array.isArray(cases)
+    ? cases.filter(
+        (c): c is CaseRef => typeof c === 'object' && c !== null && typeof (c as CaseRef).case_id === 'number',
+      )
+    : [];
+}
