@@ -54,6 +54,15 @@ export async function run(): Promise<void> {
       `${monthly.rps.toFixed(0)} req/s`,
       `${(monthly.rps / bare.rps).toFixed(2)} x the bare route (budget: at least 0.5)`,
     );
+    // The monthly screen shows one plan year at a time and can ask for just that year.
+    const yearUrl = `${monthlyUrl}&year=1`;
+    const yearBytes = (await (await fetch(yearUrl, { headers })).arrayBuffer()).byteLength;
+    const oneYear = await load(() => fetch(yearUrl, { headers }));
+    line(
+      `/api/v1/pl/monthly/retrieve?year=1, warm (${(yearBytes / 1024).toFixed(0)} KiB)`,
+      `${oneYear.rps.toFixed(0)} req/s`,
+      `${(oneYear.rps / bare.rps).toFixed(2)} x the bare route (budget: at least 0.5)`,
+    );
 
     let value = 0.3;
     const edits = await load(() => {

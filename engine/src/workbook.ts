@@ -185,9 +185,10 @@ export class PlanWorkbook {
     return monthlyGrid(this, caseIndex, year, view);
   }
 
-  /** The spec's monthly_pl answer: per year, every view plus the graph series. */
-  monthlyPl(caseIndex: number): MonthlyPlYear[] {
-    return monthlyPl(this, caseIndex, dashboard(this, caseIndex).forecast_monthes);
+  /** The spec's monthly_pl answer: per year (all six, or the one asked for), every view plus the graph series. */
+  monthlyPl(caseIndex: number, year?: number): MonthlyPlYear[] {
+    const years = year === undefined ? undefined : [year];
+    return monthlyPl(this, caseIndex, dashboard(this, caseIndex).forecast_monthes, years);
   }
 
   /** Dashboard series, averages, runway and MRR progress. */

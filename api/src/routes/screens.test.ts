@@ -175,6 +175,11 @@ describe('monthly P&L', () => {
     expect(comment.status).toBe(200);
     const withComment = (await get('/pl/monthly/retrieve', { case_id: caseId })).body.data.monthly_pl;
     expect(withComment[0].actual.monthly[0].comment).toBe('Launch month');
+    // One year on request: the same entry as in the full answer, and a year outside 1..6 refused.
+    const one = (await get('/pl/monthly/retrieve', { case_id: caseId, year: 1 })).body.data.monthly_pl;
+    expect(one).toHaveLength(1);
+    expect(one[0]).toEqual(withComment[0]);
+    expect((await get('/pl/monthly/retrieve', { case_id: caseId, year: 7 })).status).toBe(400);
 
     const revise = await post('/pl/monthly/adjust/edit', { case_id: caseId, year: 1, pattern: 'downward' });
     expect(revise.status).toBe(200);

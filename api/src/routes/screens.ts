@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
 import { csvFileName, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
+import { z } from 'zod';
 import type { Services } from '../app';
 import { homeAnswer as homeAnswerSchema, perEmployeeAnswer as perEmployeeSchema } from '../contract/answers';
 import { caseIdField, planScoped } from '../contract/plans';
@@ -40,7 +41,11 @@ import {
 import { planFor } from './plans';
 
 const FIXTURES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'fixtures');
-const planAndCase = planScoped.extend({ case_id: caseIdField.optional() });
+/** A screen read: the plan, optionally a case, and (for the monthly P&L) optionally one plan year. */
+const planAndCase = planScoped.extend({
+  case_id: caseIdField.optional(),
+  year: z.coerce.number().int().min(1).max(6).optional(),
+});
 
 /** The working screens (working-screens.md section 7); every number is read from the engine's workbook. */
 export function screenRoutes(router: Router<AppState>, services: Services): void {
@@ -58,7 +63,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   const read = (
     path: string,
     scope: Parameters<typeof requireScope>[1],
-    answer: (s: ScreenContext, caseId?: number) => Promise<unknown>,
+    answer: (s: ScreenContext, caseId?: number, year?: number) => Promise<unknown>,
     options: { sameForEveryone?: boolean } = {},
   ) =>
     router.get(path, auth, async (ctx) => {
@@ -66,15 +71,15 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       const s = await screen(ctx, input.business_plan_id);
       requireScope(s.access, scope, 'read');
       if (!options.sameForEveryone) {
-        ctx.body = { data: await answer(s, input.case_id) };
+        ctx.body = { data: await answer(s, input.case_id, input.year) };
         return;
       }
       // Answers that depend only on the plan's version are serialised once per version.
       const compiled = await compiledPlan(s);
-      const key = `${path}:${input.case_id ?? ''}`;
+      const key = `${path}:${input.case_id ?? ''}:${input.year ?? ''}`;
       let json = compiled.answers.get(key);
       if (json === undefined) {
-        json = JSON.stringify({ data: await answer(s, input.case_id) });
+        json = JSON.stringify({ data: await answer(s, input.case_id, input.year) });
         compiled.answers.set(key, json);
       }
       ctx.type = 'application/json';

@@ -79,10 +79,11 @@ export async function dashboardAnswer(ctx: ScreenContext, caseId: number | undef
   return { case_id: compiled.caseIds[index], ...compiled.workbook.dashboard(index) };
 }
 
-export async function monthlyAnswer(ctx: ScreenContext, caseId: number | undefined) {
+export async function monthlyAnswer(ctx: ScreenContext, caseId: number | undefined, year?: number) {
   const compiled = await compiledPlan(ctx);
   const index = caseIndexOf(compiled, caseId);
-  return { case_id: compiled.caseIds[index], monthly_pl: compiled.workbook.monthlyPl(index) };
+  // With a year, only that year's entry: the monthly screen shows one year at a time.
+  return { case_id: compiled.caseIds[index], monthly_pl: compiled.workbook.monthlyPl(index, year) };
 }
 
 /** The actual view (ACT months as entered, the forecast elsewhere) of every year of a case. */

@@ -94,11 +94,15 @@ export interface MonthlyPlYear {
   };
 }
 
-export function monthlyPl(wb: PlanWorkbook, caseIndex: number, forecastMonths: number | null): MonthlyPlYear[] {
+export function monthlyPl(
+  wb: PlanWorkbook,
+  caseIndex: number,
+  forecastMonths: number | null,
+  years: number[] = Array.from({ length: PLAN_YEARS }, (_, i) => i + 1),
+): MonthlyPlYear[] {
   const r = new CaseReader(wb, caseIndex);
   const template = wb.plan.template;
-  return Array.from({ length: PLAN_YEARS }, (_, i) => {
-    const year = i + 1;
+  return years.map((year) => {
     const views = Object.fromEntries(VIEWS.map((v) => [v, toRecords(monthlyGrid(wb, caseIndex, year, v))])) as Record<
       ViewName,
       ReturnType<typeof toRecords>
