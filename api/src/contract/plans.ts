@@ -1,3 +1,4 @@
+import { MODEL_NAMES } from '@topline/engine';
 import { z } from 'zod';
 import { AREAS, type Area, LEVELS } from '../services/access';
 
@@ -27,7 +28,7 @@ const profileText = (field: string, required: boolean) => {
   return required ? base.min(1, `${field} is required`) : base;
 };
 
-export const MODEL_NAMES = ['t2d3', 'sansan', 'freee', 'salesforce', 'wix', 'okta', 'workday', 'custom'] as const;
+export { MODEL_NAMES };
 export const THEME_COLORS = ['purple', 'black', 'gray'] as const;
 
 const startYear = (now: Date) =>

@@ -1,4 +1,4 @@
-import type { YearKey } from '@topline/engine';
+import { GROWTH_TEMPLATES, type YearKey } from '@topline/engine';
 import type { ColorSet, PlanCreate } from '../contract/plans';
 import { DEFAULT_COLORS, type MODEL_NAMES } from '../contract/plans';
 import type { Db } from '../db';
@@ -8,17 +8,6 @@ import { ownedPlanLimit, tierOf, type UserRow } from './users';
 
 export const MAX_ICON_BYTES = 2_000_000;
 export const MAX_CASES = 3;
-
-/** Growth templates m1..m5 (MODEL.md section 2). */
-export const GROWTH_TEMPLATES: Record<Exclude<(typeof MODEL_NAMES)[number], 'custom'>, number[]> = {
-  t2d3: [3, 3, 2, 2, 2],
-  sansan: [1.6, 1.5, 1.5, 1.4, 1.3],
-  freee: [2.6, 2.1, 2.0, 1.9, 1.5],
-  salesforce: [4.4, 2.3, 1.9, 1.8, 1.8],
-  wix: [2.5, 1.8, 1.8, 1.4, 1.4],
-  okta: [2.7, 2, 2, 1.7, 1.7],
-  workday: [2.7, 2.0, 2.0, 1.7, 1.7],
-};
 
 export interface Icon {
   bytes: Buffer;
