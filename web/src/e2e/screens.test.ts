@@ -54,6 +54,73 @@ describe('working screens in headless Chromium', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('adds, compares, renames and deletes a case, edits the chart colours and remembers the dismissed suggestion', async () => {
+    await open('pl');
+    await page.locator('[data-test="case-add"]').click();
+    const modal = page.locator('[data-test="case-add-modal"]');
+    const submit = modal.getByRole('button', { name: 'Add' });
+    await modal.getByLabel('Case name').fill('Ideal');
+    expect(await submit.isDisabled()).toBe(true);
+    await modal.getByLabel(/Rate/).fill('2.x');
+    expect(await modal.getByLabel(/Rate/).inputValue()).toBe('2.');
+    await submit.click();
+    await page.getByRole('tab', { name: /Ideal/, selected: true }).waitFor();
+    const wb = await engineOf(stack, owner.token, planId);
+    await waitForCell(page, 'pl-table', 'arr', 'c0', formatNumber(wb.annualPl(1)[0]?.arr));
+    expect(await cellText(page, 'pl-table', 'arr', 'c0')).toBe('200,000,000');
+    await page.locator('[data-test="compare-toggle"]').check();
+    await page.locator('[data-test="pl-chart"] .main-svg').first().waitFor();
+    await screenshot(page, 'screen-pl-compare');
+    await page.locator('[data-test="case-rename"]').click();
+    await page.getByRole('dialog').getByLabel('Case name').fill('Ideal plan');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: /Ideal plan/ }).waitFor();
+    await page.locator('[data-test="case-delete"]').click();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="case-tabs"] [role="tab"]').length === 1);
+
+    const colors = page.locator('[data-test="color-editor"]');
+    await colors.getByRole('button', { name: 'Edit' }).click();
+    await colors.locator('input').first().fill('#ABC');
+    expect(await page.locator('[data-test="swatch-1-arr"]').textContent()).toContain('#aabbcc');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/color'));
+    await colors.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBeLessThan(300);
+    await colors.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await page.locator('[data-test="swatch-2-arr"]').textContent()).toContain('#c8d3de');
+
+    await page.locator('[data-test="suggestion-ask"]').getByRole('button', { name: 'Show' }).click();
+    await page.locator('[data-test="suggestion-modal"] li').first().waitFor();
+    await screenshot(page, 'screen-pl-suggestion');
+    await page.locator('[data-test="suggestion-modal"]').getByRole('button', { name: 'Close' }).click();
+    await page.locator('[data-test="suggestion-dismiss"]').click();
+    await open('pl');
+    await page.locator('[data-test="pl-table"]').waitFor();
+    expect(await page.locator('[data-test="suggestion-ask"]').count()).toBe(0);
+  }, 90_000);
+
+  it('edits the recurring revenue share with the 80% hint, and records a daily entry on Home', async () => {
+    await open('revenue');
+    await page.locator('[data-test="revenue-table"] .ag-row[row-id="recurring_revenue_rate"]').waitFor();
+    const saved = page.waitForResponse((r) => r.url().includes('/revenue/edit') && r.status() === 200);
+    await enterCell(page, 'revenue-table', 'recurring_revenue_rate', 'c0', '70');
+    await saved;
+    const revenue = (await engineOf(stack, owner.token, planId)).revenue(0)[0];
+    await waitForCell(page, 'revenue-table', 'revenue', 'c0', formatNumber(revenue?.revenue));
+    await waitForCell(page, 'revenue-table', 'professional_service', 'c0', formatNumber(revenue?.professional_service));
+    expect(await page.locator('[data-test="recurring-hint"].ws-warning').textContent()).toContain('Y1');
+    await screenshot(page, 'screen-revenue-hint');
+
+    await open('home');
+    const sales = page.locator('[data-test="daily-sales"]');
+    await sales.locator('input').fill('3');
+    await sales.getByRole('button', { name: 'Record' }).click();
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-test="daily-sales"]')?.textContent ?? '').includes('this month 3'),
+    );
+    await screenshot(page, 'screen-home-entry');
+  }, 60_000);
+
   it('downloads the P&L CSV holding the numbers on screen', async () => {
     await open('pl');
     await page.locator('[data-test="pl-table"] .ag-row[row-id="revenue"]').waitFor();
@@ -145,6 +212,21 @@ describe('working screens in headless Chromium', () => {
     expect(forecast[5]?.values.mrr).not.toBeCloseTo(estimate[5]?.values.mrr ?? 0, 0);
     await waitForCell(page, 'monthly-grid', 'mrr', 'M5', formatNumber(forecast[5]?.values.mrr));
     await screenshot(page, 'screen-monthly-revised');
+  }, 60_000);
+
+  it('keeps a memo per column and section', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="memo-M2"]').click();
+    await page.locator('[data-test="memo-modal"] textarea').fill('Webinar month');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/comment/edit') && r.status() === 200);
+    await page.locator('[data-test="memo-modal"]').getByRole('button', { name: 'Save' }).click();
+    await saved;
+    await page.locator('[data-test="memo-M2"].has').waitFor();
+    expect(await page.locator('[data-test="memo-M2"]').getAttribute('title')).toBe('Webinar month');
+    // The estimate section has its own memo.
+    await page.getByRole('tab', { name: 'Edit cash flow' }).click();
+    expect(await page.locator('[data-test="memo-M2"].has').count()).toBe(0);
   }, 60_000);
 
   it('asks before leaving a column in edit mode', async () => {

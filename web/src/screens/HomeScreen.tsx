@@ -27,7 +27,17 @@ const isoDay = (d: Date) =>
 
 const PAD_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
-function Calendar({ sales, orders, labels }: { sales: HomeMetric; orders: HomeMetric; labels: [string, string] }) {
+function Calendar({
+  sales,
+  orders,
+  labels,
+  language,
+}: {
+  sales: HomeMetric;
+  orders: HomeMetric;
+  labels: [string, string];
+  language: string;
+}) {
   const today = new Date();
   const first = new Date(today.getFullYear(), today.getMonth(), 1);
   const days = new Date(today.getFullYear(), today.getMonth() + 1, 0).getDate();
@@ -49,8 +59,14 @@ function Calendar({ sales, orders, labels }: { sales: HomeMetric; orders: HomeMe
       );
     }),
   ];
+  const weekdays = PAD_KEYS.map((key, i) => (
+    <div key={`h-${key}`} className="ws-day-head">
+      {new Intl.DateTimeFormat(language, { weekday: 'short' }).format(new Date(2026, 1, 1 + i))}
+    </div>
+  ));
   return (
     <div className="ws-calendar" data-test="calendar">
+      {weekdays}
       {cells}
     </div>
   );
@@ -117,7 +133,7 @@ function Todos({ planId }: { planId: string | number }) {
 
 /** Home (working-screens.md section 2): greeting, daily inputs, reminders, to-dos, calendar, status, benchmarks, blog. */
 export default function HomeScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { plan } = useShell();
   const { user } = useSession();
   const notice = useNotice();
@@ -229,7 +245,12 @@ export default function HomeScreen() {
           <div className="ws-two">
             <div className="ws-card">
               <h3>{t('ws.home.calendar')}</h3>
-              <Calendar sales={data.calendar.sales} orders={data.calendar.orders} labels={labels} />
+              <Calendar
+                sales={data.calendar.sales}
+                orders={data.calendar.orders}
+                labels={labels}
+                language={i18n.language}
+              />
             </div>
             <Todos planId={planId} />
           </div>
