@@ -304,4 +304,42 @@ describe('working screens in headless Chromium', () => {
     expect(await other.page.locator('[data-test="revise-submit"]').count()).toBe(0);
     await other.context.close();
   }, 90_000);
+
+  it('edits the plan, ignores an over-large icon, and after deleting a plan opens another owned one', async () => {
+    const second = await stack.api.call('POST', '/business-plan/create', {
+      token: owner.token,
+      form: planForm({ business_plan_name: 'Second plan' }),
+    });
+    const secondId = second.body.data.business_plan_id;
+    await page.goto(`/business-plans/${secondId}/setting`);
+    await page.locator('section[data-screen="setting"]').waitFor();
+    await page.locator('[data-test="icon-input"]').setInputFiles({
+      name: 'big.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(2_000_001),
+    });
+    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
+    await page.locator('[data-test="icon-input"]').setInputFiles({
+      name: 'icon.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.alloc(10),
+    });
+    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
+    const name = page.locator('input[name="business_plan_name"]');
+    await name.fill('x'.repeat(60));
+    expect((await name.inputValue()).length).toBe(50);
+    await name.fill('Second plan renamed');
+    await page.locator('[data-test="plan-form"]').getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice-success').first().waitFor();
+    const renamed = await stack.api.call('GET', '/user/me', { token: owner.token });
+    expect(renamed.body.data.business_plans.map((p: { business_plan_name: string }) => p.business_plan_name)).toContain(
+      'Second plan renamed',
+    );
+    await page.locator('[data-test="theme"] input[value="gray"]').click();
+    await page.waitForFunction(() => document.querySelector('.shell.theme-gray') !== null);
+    await screenshot(page, 'screen-setting-gray');
+    await page.locator('[data-test="delete-plan"] button').click();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForURL(new RegExp(`/business-plans/${planId}/pl$`));
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { useShell } from '../shell/ShellContext';
 import { useCurrentCase } from '../working/currentCase';
 import { canEdit, download } from '../working/data';
 import type { EngineSession } from '../working/engine';
-import { caseIndexIn } from '../working/engine';
+import { caseIndexIn, resyncEngine } from '../working/engine';
 import { yyyymmdd } from '../working/format';
 import { useLiveAnswer } from '../working/live';
 import type { ColorSetWire } from '../working/models';
@@ -165,6 +165,7 @@ export default function PlScreen() {
           } finally {
             await live.reload();
             await afterPlanChange();
+            void resyncEngine(String(planId));
           }
         }}
         onRename={async (caseId, name) => {
