@@ -22,6 +22,8 @@ export interface RowDef {
   rate?: boolean;
   /** Money row (CSV rounds to the currency's decimals). */
   money?: boolean;
+  /** A `same` row read only by quarter and year; its month cells stay blank. */
+  periodsOnly?: boolean;
   templates?: Template[];
 }
 
@@ -44,7 +46,8 @@ export const ROWS: RowDef[] = [
   // KPI
   { key: 'mrr', label: 'MRR', rule: 'last', money },
   { key: 'arr', label: 'ARR', rule: 'last', money },
-  { key: 'arr_progress', label: 'ARR / year target', rule: 'last', rate },
+  // Quarter and year only: the period-end ARR over the year's target (KPI progress_rate).
+  { key: 'arr_progress', label: 'ARR / year target', rule: 'special', rate },
   { key: 'arpa', label: 'ARPA', rule: 'same', same: ratio('mrr', 'cumulative'), money },
   { key: 'cumulative', label: 'Customers', rule: 'last' },
   { key: 'cumulative_prev', label: 'Customers at the start of the month', rule: 'sum' },
@@ -104,6 +107,7 @@ export const ROWS: RowDef[] = [
     rule: 'same',
     same: ratio('professional_service', 'revenue'),
     rate,
+    periodsOnly: true,
   },
   { key: 'revenue_rate', label: 'Revenue growth', rule: 'special', rate },
   { key: 'cumulative_revenue', label: 'Cumulative revenue', rule: 'last', money },

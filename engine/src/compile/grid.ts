@@ -45,6 +45,8 @@ export function periodLabel(p: Period, startYear: number, startMonth: number): s
 export class PeriodSheet {
   readonly grid: Grid;
   readonly rowOf: Record<string, number> = {};
+  /** Reference to a plan year's ARR target, for the quarter and year progress rows. */
+  yearTarget?: (year: number) => string;
 
   constructor(
     readonly name: string,
@@ -164,7 +166,14 @@ function specialPeriodCell(
     const before = first > 1 ? scope.baseMonthRef('arr', first - 1) : '0';
     return burnMultiple(sheet.ref('arr', column), before, sheet.ref('operating_income', column));
   }
+  if (key === 'arr_progress') {
+    if (scope.basePeriodRef)
+      return p.months.every((t) => scope.months.includes(t)) ? `=${scope.basePeriodRef(key)}` : null;
+    return sheet.yearTarget ? `=IFERROR(${sheet.ref('arr', column)}/${sheet.yearTarget(p.year)},"")` : null;
+  }
   if (key !== 'revenue_rate' && key !== 'required_cash') return null;
+  // Required cash is read by year (the annual P&L).
+  if (key === 'required_cash' && p.kind === 'quarter') return null;
   if (scope.basePeriodRef) {
     // Part of a period has no growth rate or required cash of its own; the whole period takes the full sheet's.
     const whole = p.months.every((t) => scope.months.includes(t));

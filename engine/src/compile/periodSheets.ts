@@ -39,7 +39,6 @@ function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key:
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
   set('mrr', mrr);
   set('arr', `=${at('mrr')}*12`);
-  set('arr_progress', `=IFERROR(${at('arr')}/${a.ref('arr', y)},"")`);
   set(
     'arpa',
     `=${a.ref('arpa', y)}*(1+IF(${at('month_of_year')}>=${a.ref('upselling_month', y)},${a.ref('upselling_rate', y)},0))`,
@@ -106,7 +105,9 @@ function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => C
 function fillRatios(s: PeriodSheet, t: number): void {
   const column = (key: string) => s.at(key, t);
   for (const row of s.rows) {
-    if (row.rule === 'same' && row.same && row.key !== 'arpa') s.setMonth(row.key, t, `=${row.same(column)}`);
+    if (row.rule === 'same' && row.same && row.key !== 'arpa' && !row.periodsOnly) {
+      s.setMonth(row.key, t, `=${row.same(column)}`);
+    }
   }
 }
 
@@ -130,6 +131,7 @@ export function compileEstimate(
   start: { year: number; month: number },
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Estimate', start.year, start.month);
+  sheet.yearTarget = (year) => assumptions.ref('arr', year);
   const ctx: MonthContext = { sheet, assumptions, template };
   for (let t = 1; t <= PLAN_MONTHS; t++) {
     const ti = sheet.at('t', t);
@@ -174,6 +176,7 @@ export function compileActual(
   daily: DailySums,
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Actual (ACT) and forecast (EST)', start.year, start.month);
+  sheet.yearTarget = (year) => assumptions.ref('arr', year);
   const ctx: MonthContext = { sheet, assumptions, template };
   const act = new Set(actMonths(c));
   const revised = revisedMonths(c, act);
@@ -272,7 +275,6 @@ function fillActualMonth(
   set('cumulative', `=${at('cumulative_prev')}+${at('order')}-${at('churn')}`);
   set('mrr', `=${at('cumulative')}*${at('arpa')}`);
   set('arr', `=${at('mrr')}*12`);
-  set('arr_progress', `=IFERROR(${at('arr')}/${ctx.assumptions.ref('arr', y)},"")`);
   set('revenue', `=${at('mrr')}+${at('professional_service')}`);
   const cash: Record<string, number | undefined> = {};
   for (const key of CASH_KEYS) cash[key] = value(key);
