@@ -1,3 +1,4 @@
+import { GROWTH_TEMPLATES } from '@topline/engine/src/schema';
 /** Slider ranges and defaults of the creation wizard (spec sections 5 and 9). */
 export type Currency = 'JPY' | 'USD';
 
@@ -53,16 +54,23 @@ export interface GrowthTemplate {
   rates: number[];
 }
 
-// 5-year multiples, spec section 3.
-const GROWTH: Record<string, GrowthTemplate> = {
-  t2d3: { key: 't2d3', label: 'T2D3', rates: [3, 3, 2, 2, 2] },
-  sansan: { key: 'sansan', label: 'Sansan', rates: [1.6, 1.5, 1.5, 1.4, 1.3] },
-  freee: { key: 'freee', label: 'freee', rates: [2.6, 2.1, 2.0, 1.9, 1.5] },
-  salesforce: { key: 'salesforce', label: 'Salesforce', rates: [4.4, 2.3, 1.9, 1.8, 1.8] },
-  wix: { key: 'wix', label: 'Wix', rates: [2.5, 1.8, 1.8, 1.4, 1.4] },
-  okta: { key: 'okta', label: 'Okta', rates: [2.7, 2, 2, 1.7, 1.7] },
-  workday: { key: 'workday', label: 'Workday', rates: [2.7, 2.0, 2.0, 1.7, 1.7] },
+// 5-year multiples come from the engine's schema (MODEL.md section 2); only the display names live here. The
+// schema module is imported alone so the wizard does not load the workbook engine before it needs it.
+const LABELS: Record<keyof typeof GROWTH_TEMPLATES, string> = {
+  t2d3: 'T2D3',
+  sansan: 'Sansan',
+  freee: 'freee',
+  salesforce: 'Salesforce',
+  wix: 'Wix',
+  okta: 'Okta',
+  workday: 'Workday',
 };
+const GROWTH: Record<string, GrowthTemplate> = Object.fromEntries(
+  Object.entries(GROWTH_TEMPLATES).map(([key, rates]) => [
+    key,
+    { key, label: LABELS[key as keyof typeof LABELS], rates: [...rates] },
+  ]),
+);
 
 export function growthTemplates(language: 'ja' | 'en'): GrowthTemplate[] {
   const keys =
@@ -73,7 +81,7 @@ export function growthTemplates(language: 'ja' | 'en'): GrowthTemplate[] {
 }
 
 export function growthRates(key: string): number[] {
-  return GROWTH[key]?.rates ?? [3, 3, 2, 2, 2];
+  return GROWTH[key]?.rates ?? [...GROWTH_TEMPLATES.t2d3];
 }
 
 /** Stored keys of the profile choices (some are Japanese terms, spec section 3); labels come from i18n. */
