@@ -171,6 +171,7 @@ export function MonthlyGrid({
 
   // Control cells keep their identity while their status, comment and edit flag stay, so their renderers are reused.
   const controlCache = useRef(new Map<string, ControlCell>());
+  const previousRows = useRef(new Map<string, Row>());
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
     const control: Row = { id: 'control', kind: 'control' };
@@ -186,6 +187,7 @@ export function MonthlyGrid({
       control[`c${i}`] = cell;
     });
     if (cache.size > 500) cache.clear();
+    const before = previousRows.current;
     out.push(control);
     for (const section of ['kpi', 'pl', 'cash'] as const) {
       out.push({
@@ -200,9 +202,17 @@ export function MonthlyGrid({
         columns.forEach((column, i) => {
           row[`c${i}`] = column.values[metric.key] ?? null;
         });
-        out.push(row);
+        // An unchanged row keeps its object, so the grid leaves its cells alone.
+        const previous = before.get(metric.key);
+        const same =
+          previous !== undefined &&
+          previous.metric === metric &&
+          columns.every((_, i) => previous[`c${i}`] === row[`c${i}`]) &&
+          previous[`c${columns.length}`] === undefined;
+        out.push(same ? previous : row);
       }
     }
+    previousRows.current = new Map(out.filter((row) => row.kind === 'metric').map((row) => [row.id, row]));
     return out;
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
 
