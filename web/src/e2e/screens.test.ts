@@ -229,6 +229,23 @@ describe('working screens in headless Chromium', () => {
     expect(await page.locator('[data-test="memo-M2"].has').count()).toBe(0);
   }, 60_000);
 
+  it('returns an actual month to the forecast with reverse', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="control-M3"] .ws-status.act').waitFor();
+    await page.locator('[data-test="edit-M3"]').click();
+    const reversed = page.waitForResponse((r) => r.url().includes('/pl/monthly/reverse') && r.status() === 200);
+    await page.locator('[data-test="reverse-M3"]').click();
+    await reversed;
+    await page.waitForFunction(
+      () => document.querySelector('[data-test="control-M3"] .ws-status')?.textContent === 'EST',
+    );
+    const actual = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'actual');
+    expect(actual[2]?.status).toBe('EST');
+    expect(actual[1]?.status).toBe('ACT');
+    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(actual[2]?.values.order));
+  }, 60_000);
+
   it('asks before leaving a column in edit mode', async () => {
     await open('monthly_pl');
     await page.getByRole('tab', { name: 'Enter actuals' }).click();
