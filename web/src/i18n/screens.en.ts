@@ -121,7 +121,13 @@ const en = {
       average: 'Average',
       belowAverage: 'Y{{year}} is below the average',
     },
-    kpi: { views: 'KPI views', summary: 'Summary', monthly: 'Monthly', quarterly: 'Quarterly' },
+    kpi: {
+      views: 'KPI views',
+      summary: 'Summary',
+      monthly: 'Monthly',
+      yearTotal: 'year',
+      quarterly: 'Quarterly',
+    },
     revenue: {
       hint: 'Recurring revenue of at least {{rate}} of revenue is desirable.',
       below: 'Below it: {{years}}.',

@@ -123,7 +123,7 @@ const ja: ScreenMessages = {
       average: '平均',
       belowAverage: '{{year}}年目は平均を下回っています',
     },
-    kpi: { views: 'KPIの表示', summary: 'サマリー', monthly: '月次', quarterly: '四半期' },
+    kpi: { views: 'KPIの表示', summary: 'サマリー', monthly: '月次', quarterly: '四半期', yearTotal: '年間' },
     revenue: {
       hint: 'リカーリング売上が売上の{{rate}}以上あることが望ましいとされます。',
       below: '下回っている年: {{years}}。',

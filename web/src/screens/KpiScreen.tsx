@@ -31,6 +31,9 @@ const computeKpi = (wb: PlanWorkbook, engine: EngineSession): KpiAnswer => ({
   })),
 });
 
+const YEARLY_SAAS = ['session', 'lead', 'meeting', 'order', 'churn', 'cumulative'];
+const YEARLY_SELF = ['session', 'registration', 'order', 'churn', 'cumulative'];
+
 type Row = { key: string; format: TableRow['format']; edit?: boolean; level?: number; digits?: number };
 
 /** Editable per-year assumptions of the KPI area (section 2), rates as percentages (churn with two decimals). */
@@ -107,7 +110,7 @@ export default function KpiScreen() {
     if (!current || !yearData) return [];
     const label = (key: string) => t(`ws.rows.${key}`);
     if (view === 'summary') {
-      return summaryRows(template).map((r) => ({
+      const assumptionRows: TableRow[] = summaryRows(template).map((r) => ({
         key: r.key,
         label: label(r.key),
         format: r.format,
@@ -117,6 +120,15 @@ export default function KpiScreen() {
           r.key === 'arr' || r.key === 'mrr' ? y[r.key] : (y.assumptions[r.key] ?? null),
         ),
       }));
+      // The yearly totals of the funnel (flows summed over the year, customers at its end).
+      const totals = (template === 'saas' ? YEARLY_SAAS : YEARLY_SELF).map((key) => ({
+        key: `yearly_${key}`,
+        label: `${label(key)} (${t('ws.kpi.yearTotal')})`,
+        format: 'count' as const,
+        level: 3,
+        values: current.kpi.map((y) => y.yearly[key] ?? null),
+      }));
+      return [...assumptionRows, ...totals];
     }
     const periods = view === 'monthly' ? yearData.monthly : yearData.quarterly;
     return periodRows(template, view === 'quarterly').map((r) => ({
