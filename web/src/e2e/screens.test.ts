@@ -214,6 +214,35 @@ describe('working screens in headless Chromium', () => {
     await screenshot(page, 'screen-monthly-revised');
   }, 60_000);
 
+  it('recomputes the cash flow on screen at once and saves it', async () => {
+    await open('monthly_pl');
+    await page.locator('[data-test="edit-M1"]').click();
+    const before = await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2');
+    await enterCell(page, 'monthly-grid', 'equity_raised', 'M1', '50000000');
+    // Before any save: the browser engine has moved the ending balance of M1 and every month after it.
+    await page.waitForFunction(
+      ([text]) =>
+        (
+          document.querySelector(
+            '[data-test="monthly-grid"] .ag-row[row-id="ending_cash_balance"] .ag-cell[col-id="M2"]',
+          )?.textContent ?? ''
+        ).trim() !== text,
+      [before],
+    );
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/cashflow/edit') && r.status() === 200);
+    await page.locator('[data-test="save-M1"]').click();
+    await saved;
+    const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    expect(estimate[0]?.values.equity_raised).toBe(50_000_000);
+    await waitForCell(
+      page,
+      'monthly-grid',
+      'ending_cash_balance',
+      'M2',
+      formatNumber(estimate[1]?.values.ending_cash_balance),
+    );
+  }, 60_000);
+
   it('keeps a memo per column and section', async () => {
     await open('monthly_pl');
     await page.getByRole('tab', { name: 'Enter actuals' }).click();
@@ -287,6 +316,18 @@ describe('working screens in headless Chromium', () => {
       formatPercent((ga?.budgetary_averages ?? 0) / 100),
     );
     await screenshot(page, 'screen-expenses-over-budget');
+    // A cheaper price brings the group back under budget; then the item is deleted.
+    await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Edit' }).click();
+    await form.locator('input[name="price"]').fill('1000');
+    const edited = page.waitForResponse((r) => r.url().includes('/cost/edit') && r.status() === 200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await edited;
+    await page.waitForFunction(() => document.querySelector('[data-test="over-budget"]') === null);
+    await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Delete' }).click();
+    const deleted = page.waitForResponse((r) => r.url().includes('/cost/delete') && r.status() === 200);
+    await page.locator('[data-test="confirm-ok"]').click();
+    await deleted;
+    await page.locator('[data-test="cost-items"]').getByText('No Rows To Show').first().waitFor();
   }, 60_000);
 
   it('invites a member with can_view who then cannot edit', async () => {
