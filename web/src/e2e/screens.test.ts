@@ -110,6 +110,10 @@ describe('working screens in headless Chromium', () => {
     await waitForCell(page, 'revenue-table', 'professional_service', 'c0', formatNumber(revenue?.professional_service));
     expect(await page.locator('[data-test="recurring-hint"].ws-warning').textContent()).toContain('Y1');
     await screenshot(page, 'screen-revenue-hint');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="revenue-csv"]').click()]);
+    expect(csv.suggestedFilename()).toMatch(/_revenue_\d{8}\.csv$/);
+    const text = readFileSync((await csv.path()) ?? '', 'utf8');
+    expect(text).toContain(String(Math.round(revenue?.revenue ?? 0)));
 
     await open('home');
     const sales = page.locator('[data-test="daily-sales"]');

@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { Chart } from '../charts/Chart';
 import { type TableRow, YearTable } from '../grid/YearTable';
+import { useNotice } from '../notices';
 import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from '../working/CaseSelect';
 import { useCurrentCase } from '../working/currentCase';
-import { canEdit } from '../working/data';
+import { canEdit, download } from '../working/data';
 import { caseIndexIn, type EngineSession } from '../working/engine';
-import { formatPercent } from '../working/format';
+import { formatPercent, yyyymmdd } from '../working/format';
 import { useLiveAnswer } from '../working/live';
 import { useScreenReady, ViewOnlyNote } from '../working/ui';
 
@@ -32,6 +33,7 @@ export const RECURRING_HINT = 0.8;
 export default function RevenueScreen() {
   const { t } = useTranslation();
   const { plan, year } = useShell();
+  const notice = useNotice();
   const planId = plan.business_plan_id;
   const live = useLiveAnswer<RevenueAnswer>(planId, '/revenue/retrieve', {}, computeRevenue);
   const { current, choose } = useCurrentCase(planId, live.data?.values ?? []);
@@ -102,6 +104,20 @@ export default function RevenueScreen() {
       <ViewOnlyNote show={!editable} />
       <div className="ws-toolbar">
         <CaseSelect cases={live.data.values} current={current.case_id} onChange={choose} />
+        <button
+          type="button"
+          className="button button-small button-ghost"
+          data-test="revenue-csv"
+          onClick={() =>
+            void download(
+              '/revenue/csv',
+              { business_plan_id: planId, case_id: current.case_id },
+              `${plan.business_plan_name}_${current.case_name}_revenue_${yyyymmdd(new Date())}.csv`,
+            ).catch(() => notice({ kind: 'error', title: t('errors.title'), message: t('errors.unexpected') }))
+          }
+        >
+          {t('ws.common.csv')}
+        </button>
       </div>
       <p className={low.length > 0 ? 'ws-hint ws-warning' : 'ws-hint'} data-test="recurring-hint">
         {t('ws.revenue.hint', { rate: formatPercent(RECURRING_HINT, 0) })}
