@@ -85,7 +85,9 @@ const homeMetric = z.object({
 export const homeAnswer = z.object({
   calendar: z.object({ sales: homeMetric, orders: homeMetric }),
   db_chart: z.array(z.object({ iframe: z.string(), title: z.string() })),
-  blog: z.array(z.object({ id: z.number(), category: z.string(), thumbnail: z.string(), title: z.string() })),
+  blog: z.array(
+    z.object({ id: z.number(), category: z.string(), thumbnail: z.string(), title: z.string(), url: z.string() }),
+  ),
 });
 export type HomeAnswer = z.infer<typeof homeAnswer>;
 

@@ -209,6 +209,13 @@ describe('home', () => {
     expect(home.body.data.calendar.sales.actual).toEqual({ today: 4, weekly: 4, monthly: 4 });
     expect(home.body.data.calendar.orders.actual).toEqual({ today: 0, weekly: 2, monthly: 2 });
     expect(home.body.data.calendar.sales.estimated.monthly).toBeGreaterThan(0);
+    // Benchmark charts and blog cards from fixtures/home/content.json.
+    expect(home.body.data.db_chart.map((c: { iframe: string }) => c.iframe)).toEqual([
+      '/benchmarks/cost-ratios.html',
+      '/benchmarks/funnel-rates.html',
+    ]);
+    expect(home.body.data.blog).toHaveLength(3);
+    expect(home.body.data.blog[0]).toMatchObject({ id: 1, category: 'Planning', thumbnail: '/blog/t2d3.svg' });
     const bad = await post('/home/edit', { kpi_title: 'revenue', value: -3 });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['kpi_title', 'value']);

@@ -94,7 +94,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   read('/dashboard/retrieve', 'dashboard', dashboardAnswer, shared);
   read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer, shared);
   read('/actuals/retrieve', 'actuals', actualsAnswer, shared);
-  read('/home/retrieve', 'home', async (s) => homeAnswerSchema.parse(await homeAnswer(s)));
+  read('/home/retrieve', 'home', async (s) => homeAnswerSchema.parse(await homeAnswer(s, FIXTURES_DIR)));
   read('/suggestions/per-employee', 'pl', async (s, caseId) =>
     perEmployeeSchema.parse(await perEmployeeAnswer(s, caseId, FIXTURES_DIR)),
   );

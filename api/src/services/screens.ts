@@ -108,6 +108,23 @@ const suggestionFile = z.object({
 });
 let suggestions: Promise<z.infer<typeof suggestionFile>> | undefined;
 
+const homeContentFile = z.object({
+  source: z.string(),
+  db_chart: z.array(z.object({ iframe: z.string(), title: z.string() })),
+  blog: z.array(
+    z.object({ id: z.number(), category: z.string(), thumbnail: z.string(), title: z.string(), url: z.string() }),
+  ),
+});
+let homeContentCache: Promise<z.infer<typeof homeContentFile>> | undefined;
+
+/** Benchmark charts and blog cards of the home screen, from fixtures/home/content.json. */
+function homeContent(fixturesDir: string) {
+  homeContentCache ??= readFile(resolve(fixturesDir, 'home', 'content.json'), 'utf8').then((text) =>
+    homeContentFile.parse(JSON.parse(text)),
+  );
+  return homeContentCache;
+}
+
 /** Reference ARR and revenue per employee, with the plan years whose per-head figure is below the average. */
 export async function perEmployeeAnswer(ctx: ScreenContext, caseId: number | undefined, fixturesDir: string) {
   suggestions ??= readFile(resolve(fixturesDir, 'suggestions', 'per-employee.json'), 'utf8').then((text) =>
@@ -135,7 +152,7 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
  * Home: today's, this week's and this month's daily entries of the two home metrics against the month's estimate.
  * saas records sales (meetings) and orders; selfserve records registrations and billing (paid).
  */
-export async function homeAnswer(ctx: ScreenContext) {
+export async function homeAnswer(ctx: ScreenContext, fixturesDir: string) {
   const { plan } = ctx.access;
   const compiled = await compiledPlan(ctx);
   const metrics =
@@ -174,5 +191,6 @@ export async function homeAnswer(ctx: ScreenContext) {
       ];
     }),
   );
-  return { calendar, db_chart: [], blog: [] };
+  const content = await homeContent(fixturesDir);
+  return { calendar, db_chart: content.db_chart, blog: content.blog };
 }
