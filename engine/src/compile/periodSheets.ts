@@ -257,7 +257,6 @@ function fillActualMonth(
   daily: DailySums,
 ): void {
   const s = ctx.sheet;
-  const y = yearOf(t);
   const at = (key: string) => s.at(key, t);
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
   const value = (key: keyof ActualInputs) => entered[key] as number | undefined;
