@@ -34,7 +34,7 @@ export function GrowthModel({
           disabled={!editable}
           onChange={(e) => {
             const next = e.target.value;
-            const nextRates = GROWTH_MODELS[next] ?? model?.model_rate ?? GROWTH_MODELS.t2d3 ?? [];
+            const nextRates = [...(GROWTH_MODELS[next] ?? model?.model_rate ?? GROWTH_MODELS.t2d3 ?? [])];
             void onSave(next, nextRates);
           }}
         >
