@@ -1,16 +1,3 @@
-// Default runtime configuration for a local run. A deployment serves its own /config.js with real values.
-window.TOPLINE_CONFIG = {
-  demoBookingUrl: 'https://calendar.example.com/topline/demo',
-  contactUrl: 'mailto:hello@topline.example',
-  googleClientId: '',
-  marketingSiteJa: '',
-  marketingSiteEn: '',
-  links: {
-    knowledge: 'https://docs.topline.example/knowledge',
-    help: 'https://docs.topline.example/tutorial',
-    feedback: 'https://feedback.topline.example',
-    database: 'https://db.topline.example',
-    blog: 'https://blog.topline.example',
-    social: 'https://x.com/topline',
-  },
-};
+// Runtime configuration for a run without the API in front (vite dev). The API serves its own /config.js built from
+// DEMO_BOOKING_URL and GOOGLE_CLIENT_ID; anything left out takes the defaults in src/config.ts.
+window.TOPLINE_CONFIG = window.TOPLINE_CONFIG || {};
