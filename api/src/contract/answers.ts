@@ -3,21 +3,11 @@
  * The screens' number answers are the engine's read models and carry the engine's types.
  */
 import { z } from 'zod';
+import { AREAS, type Area, LEVELS } from '../services/access';
 import { signupAuthStatus, userView } from './accounts';
 
-const level = z.enum(['no_access', 'can_view', 'can_edit']);
-const roles = z.object({
-  pl: level,
-  monthly_pl: level,
-  kpi: level,
-  sales_detail: level,
-  cogs: level,
-  sm: level,
-  rd: level,
-  ga: level,
-  dashboard: level,
-  actuals: level,
-});
+const level = z.enum(LEVELS);
+const roles = z.object(Object.fromEntries(AREAS.map((area) => [area, level])) as Record<Area, typeof level>);
 
 export const successAnswer = z.object({ title: z.literal('Success'), message: z.string() });
 

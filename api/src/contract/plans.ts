@@ -1,4 +1,4 @@
-import { MODEL_NAMES } from '@topline/engine';
+import { type YearKey as EngineYearKey, MODEL_NAMES, yearInputsSchema } from '@topline/engine';
 import { z } from 'zod';
 import { AREAS, type Area, LEVELS } from '../services/access';
 
@@ -150,31 +150,12 @@ export const YEAR_KEY_AREAS = {
   registration_rate: 'kpi',
   billing_rate: 'kpi',
   recurring_revenue_rate: 'sales_detail',
-} as const satisfies Record<string, Area>;
+} as const satisfies Record<EngineYearKey, Area>;
 export type YearKey = keyof typeof YEAR_KEY_AREAS;
 export const YEAR_KEYS = Object.keys(YEAR_KEY_AREAS) as YearKey[];
 
-const share = z.number().gt(0).max(1);
-const costRate = z.number().min(0).max(10);
-/** Bounds of each per-year value (MODEL.md section 2: rates are fractions). */
-export const YEAR_VALUE: Record<YearKey, z.ZodType<number>> = {
-  arr: z.number().gt(0),
-  arpa: z.number().gt(0),
-  upselling_rate: z.number().min(-0.99).max(10),
-  upselling_month: z.number().int().min(1).max(12),
-  churn_rate: z.number().min(0).max(1),
-  lead_rate: share,
-  meeting_rate: share,
-  order_rate: share,
-  registration_rate: share,
-  billing_rate: share,
-  recurring_revenue_rate: share,
-  cogs_rate: costRate,
-  sm_rate: costRate,
-  rd_rate: costRate,
-  ga_rate: costRate,
-  employees: z.number().int().min(0).max(1_000_000),
-};
+/** Bounds of a per-year value: the engine's plan-file schema (MODEL.md section 2: rates are fractions). */
+export const yearValue = (key: YearKey) => yearInputsSchema.shape[key].unwrap();
 
 /** POST /case/edit: one per-year key; `value: null` returns the year to its default. `case_rate` ignores the year. */
 export const caseEditRequest = caseScoped
@@ -185,7 +166,7 @@ export const caseEditRequest = caseScoped
   })
   .superRefine((edit, ctx) => {
     if (edit.value === null) return;
-    const bound = edit.key === 'case_rate' ? caseRate : YEAR_VALUE[edit.key as YearKey];
+    const bound = edit.key === 'case_rate' ? caseRate : yearValue(edit.key as YearKey);
     const result = bound.safeParse(edit.value);
     if (!result.success)
       ctx.addIssue({ code: 'custom', path: ['value'], message: `value is out of range for ${edit.key}` });
