@@ -122,45 +122,51 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     ctx.body = { title: 'Success', message: 'saved' };
   });
 
-  router.post('/pl/monthly/edit', auth, async (ctx) => {
-    const input = parseInput(actualsEditRequest, ctx.request.body);
-    const s = await screen(ctx, input.business_plan_id);
-    requireScope(s.access, 'actuals', 'write');
-    await saveActuals(db, s.access, input);
-    ctx.body = { title: 'Success', message: 'saved' };
-  });
+  /** A plan write guarded by one area: parse, check the caller's role, save, answer Success. */
+  const write = <T extends { business_plan_id: number }>(
+    path: string,
+    request: z.ZodType<T>,
+    scope: Parameters<typeof requireScope>[1],
+    save: (access: ScreenContext['access'], input: T) => Promise<unknown>,
+    message: string,
+  ) =>
+    router.post(path, auth, async (ctx) => {
+      const input = parseInput(request, ctx.request.body);
+      const s = await screen(ctx, input.business_plan_id);
+      requireScope(s.access, scope, 'write');
+      await save(s.access, input);
+      ctx.body = { title: 'Success', message };
+    });
 
-  router.post('/pl/monthly/reverse', auth, async (ctx) => {
-    const input = parseInput(reverseRequest, ctx.request.body);
-    const s = await screen(ctx, input.business_plan_id);
-    requireScope(s.access, 'actuals', 'write');
-    await reverseMonth(db, s.access, input.year, input.month, input.case_id);
-    ctx.body = { title: 'Success', message: 'the month is a forecast again' };
-  });
-
-  router.post('/pl/monthly/cashflow/edit', auth, async (ctx) => {
-    const input = parseInput(cashflowEditRequest, ctx.request.body);
-    const s = await screen(ctx, input.business_plan_id);
-    requireScope(s.access, 'monthly_pl', 'write');
-    await saveCashflow(db, s.access, input);
-    ctx.body = { title: 'Success', message: 'saved' };
-  });
-
-  router.post('/pl/monthly/comment/edit', auth, async (ctx) => {
-    const input = parseInput(commentEditRequest, ctx.request.body);
-    const s = await screen(ctx, input.business_plan_id);
-    requireScope(s.access, 'monthly_pl', 'write');
-    await saveComment(db, s.access, input);
-    ctx.body = { title: 'Success', message: 'saved' };
-  });
-
-  router.post('/pl/monthly/adjust/edit', auth, async (ctx) => {
-    const input = parseInput(adjustEditRequest, ctx.request.body);
-    const s = await screen(ctx, input.business_plan_id);
-    requireScope(s.access, 'monthly_pl', 'write');
-    await reviseBudget(db, s.access, input.case_id, input.year, input.pattern);
-    ctx.body = { title: 'Success', message: 'budget revised' };
-  });
+  write('/pl/monthly/edit', actualsEditRequest, 'actuals', (access, input) => saveActuals(db, access, input), 'saved');
+  write(
+    '/pl/monthly/reverse',
+    reverseRequest,
+    'actuals',
+    (access, input) => reverseMonth(db, access, input.year, input.month, input.case_id),
+    'the month is a forecast again',
+  );
+  write(
+    '/pl/monthly/cashflow/edit',
+    cashflowEditRequest,
+    'monthly_pl',
+    (access, input) => saveCashflow(db, access, input),
+    'saved',
+  );
+  write(
+    '/pl/monthly/comment/edit',
+    commentEditRequest,
+    'monthly_pl',
+    (access, input) => saveComment(db, access, input),
+    'saved',
+  );
+  write(
+    '/pl/monthly/adjust/edit',
+    adjustEditRequest,
+    'monthly_pl',
+    (access, input) => reviseBudget(db, access, input.case_id, input.year, input.pattern),
+    'budget revised',
+  );
 
   router.post('/cost/create', auth, async (ctx) => {
     const input = parseInput(costCreateRequest, ctx.request.body);
