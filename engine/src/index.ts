@@ -3,6 +3,7 @@
  * that workbook. Pure TypeScript with no I/O: the same code runs in Node and in the browser.
  */
 export type { CaseLayout, CompiledWorkbook } from './compile';
+export { costGroupOf } from './compile/costs';
 export { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
 export { EditError, type PlanEdit } from './edits';
 export {

@@ -1,3 +1,4 @@
+import { COST_CATEGORIES, COST_ITEM_TITLES as ENGINE_COST_ITEM_TITLES } from '@topline/engine';
 import { z } from 'zod';
 import { caseIdField, caseScoped, monthField, nullable, planIdField, yearField } from './plans';
 
@@ -80,15 +81,8 @@ export const homeEditRequest = z.object({
     .optional(),
 });
 
-export const COST_CATEGORIES = {
-  cogs: ['labor', 'infrastructure', 'other'],
-  sm: ['labor', 'advertising', 'other'],
-  rd: ['labor', 'other'],
-  ga: ['labor', 'land_rent', 'other'],
-} as const;
-export const COST_ITEM_TITLES = Object.entries(COST_CATEGORIES).flatMap(([group, cats]) =>
-  cats.map((c) => `${group}_${c}`),
-) as [string, ...string[]];
+export { COST_CATEGORIES };
+export const COST_ITEM_TITLES = ENGINE_COST_ITEM_TITLES as [string, ...string[]];
 
 const calendarYear = z.coerce.number('must be a year').int().min(1900).max(2200);
 const calendarMonth = z.coerce.number('must be a month').int().min(1, 'must be 1 to 12').max(12, 'must be 1 to 12');

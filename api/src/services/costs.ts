@@ -1,3 +1,4 @@
+import { costGroupOf as engineCostGroupOf } from '@topline/engine';
 import type { CostItemFields } from '../contract/screens';
 import type { Db } from '../db';
 import { inputError, notFound } from '../errors';
@@ -23,7 +24,8 @@ const costFields = (item: CostItemFields): CostItemFields => ({
   end_month: item.end_month,
 });
 
-export const costGroupOf = (itemTitle: string) => itemTitle.split('_')[0] as 'cogs' | 'sm' | 'rd' | 'ga';
+/** The group (cogs, sm, rd, ga) of a cost item's category key, as the engine reads it. */
+export const costGroupOf = (itemTitle: string) => engineCostGroupOf({ item_title: itemTitle });
 
 export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
   checkTerm(item);

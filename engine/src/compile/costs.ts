@@ -24,7 +24,7 @@ export interface CostLayout {
   summaryRow: Record<CostScope, Record<SummaryRow, number>>;
 }
 
-export function costGroupOf(item: CostItem): CostGroup {
+export function costGroupOf(item: Pick<CostItem, 'item_title'>): CostGroup {
   return item.item_title.split('_')[0] as CostGroup;
 }
 

@@ -1,15 +1,10 @@
+import { COST_CATEGORIES, type CostGroup } from '@topline/engine/src/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { afterMonth, monthInput, sanitizeNumber } from '../../working/format';
 import { Modal } from '../../working/ui';
 
-export const COST_CATEGORIES = {
-  cogs: ['labor', 'infrastructure', 'other'],
-  sm: ['labor', 'advertising', 'other'],
-  rd: ['labor', 'other'],
-  ga: ['labor', 'land_rent', 'other'],
-} as const;
-export type CostGroup = keyof typeof COST_CATEGORIES;
+export { COST_CATEGORIES, type CostGroup };
 
 export interface CostItemDraft {
   cost_id?: number | string;

@@ -2,6 +2,7 @@
  * The monthly P&L's rows, sections, views and the 17 columns (working-screens.md section 2, MODEL.md section 4).
  */
 import type { GridColumn, ViewName } from '@topline/engine';
+import { ACTUAL_KEYS, CASH_KEYS } from '@topline/engine/src/schema';
 
 export type Section = 'kpi' | 'pl' | 'cash';
 export type ScreenView = 'estimate' | 'revise' | 'actual' | 'progress' | 'variance';
@@ -63,24 +64,8 @@ export const METRIC_ROWS: MetricRow[] = [
   { key: 'ending_cash_balance', section: 'cash', level: 1 },
 ];
 
-export const CASH_KEYS = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'];
-/** What a month of actuals holds (MODEL.md section 5). */
-export const ACTUAL_KEYS = [
-  'session',
-  'lead',
-  'meeting',
-  'registration',
-  'order',
-  'churn',
-  'arpa',
-  'professional_service',
-  'cogs',
-  'sm',
-  'rd',
-  'ga',
-  'employees',
-  ...CASH_KEYS,
-];
+/** What the cash-flow view and a month of actuals hold: the engine schema's lists (MODEL.md sections 2 and 5). */
+export { ACTUAL_KEYS, CASH_KEYS };
 
 /** Keys a view lets the user enter: cash items in the estimate, actuals in the actual view, none elsewhere. */
 export function editableKeys(view: ScreenView): ReadonlySet<string> {
