@@ -12,6 +12,7 @@ import type { Logger } from './logger';
 import { accountRoutes } from './routes/accounts';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
+import { AccessCache } from './services/accessCache';
 import type { Mailer } from './services/mail';
 import { TokenSigner } from './services/tokens';
 import { WorkbookCache } from './services/workbooks';
@@ -27,12 +28,18 @@ export interface AppDeps {
   webDist?: string;
   /** The workbook cache; one is made when not given. */
   workbooks?: WorkbookCache;
+  /**
+   * The access cache. It keeps nothing until it is told of the database's changes (`listenForChanges`), so an app
+   * made without a listening one reads access from the database on every call.
+   */
+  accessCache?: AccessCache;
 }
 
 /** Everything a route needs, built once per app. */
-export interface Services extends Required<Omit<AppDeps, 'webDist' | 'workbooks'>> {
+export interface Services extends Required<Omit<AppDeps, 'webDist' | 'workbooks' | 'accessCache'>> {
   tokens: TokenSigner;
   workbooks: WorkbookCache;
+  accessCache: AccessCache;
 }
 
 /** Builds the Koa app; `server.ts` only listens, tests drive `app.callback()`. */
@@ -45,7 +52,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     now: deps.now ?? (() => new Date()),
     tokens: new TokenSigner(deps.config.APP_SECRET, deps.config.TOKEN_TTL_HOURS),
     workbooks: deps.workbooks ?? new WorkbookCache(),
+    accessCache: deps.accessCache ?? new AccessCache(),
   };
+  // A write through this process drops what the access cache keeps at once, without waiting for the database's
+  // notification; writes in a transaction are covered again when the request that made them ends (below).
+  deps.db.on('query-response', (_response: unknown, query: { method?: string; sql?: string }) => {
+    if (!isRead(query)) services.accessCache.invalidate();
+  });
   const app = new Koa<AppState>();
   app.proxy = true;
   // A client that hangs up mid-answer is not a server failure.
@@ -76,6 +89,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         ctx.body = { title: 'Internal Error', message: 'unexpected error occurred, contact the operator' };
       }
     } finally {
+      // Whatever this request wrote is committed by now: nothing kept from before it may answer the next one.
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') services.accessCache.invalidate();
       const ms = (performance.now() - started).toFixed(1);
       if (ctx.path.startsWith('/api/')) deps.logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${ms}ms`);
     }
@@ -129,4 +144,10 @@ function isClientError(error: unknown): error is { status: number; message: stri
   if (typeof error !== 'object' || error === null) return false;
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** A query that only reads (knex's method, or raw SQL that starts with SELECT). */
+function isRead(query: { method?: string; sql?: string }): boolean {
+  if (query.method === 'select' || query.method === 'first' || query.method === 'pluck') return true;
+  return query.method === 'raw' && /^\s*select\b/i.test(query.sql ?? '');
 }

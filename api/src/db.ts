@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+import { CHANGES_CHANNEL } from '../../migrations/002_change_notifications';
 import { migrations } from '../../migrations/index';
 
 export type Db = Knex;
@@ -15,20 +18,92 @@ export interface DbOptions {
   schema?: string;
 }
 
+/** How each open database is reached, for `listenForChanges`. */
+const connections = new WeakMap<Db, { databaseUrl: string } | { pglite: PGlite }>();
+
 /** Opens the database: PostgreSQL through `pg` when a URL is given, else PGlite persisted in a folder. */
 export function openDb(options: DbOptions): Db {
   const searchPath = options.schema ? [options.schema] : undefined;
   if (options.databaseUrl) {
-    return knexFactory({
+    const db = knexFactory({
       client: 'pg',
       connection: options.databaseUrl,
       pool: { min: 0, max: 10 },
       ...(searchPath ? { searchPath } : {}),
     });
+    connections.set(db, { databaseUrl: options.databaseUrl });
+    return db;
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const connection: Knex.PgConnectionConfig = options.pgliteDir ? ({ filename: options.pgliteDir } as object) : {};
-  return knexFactory({ client: ClientPgLite, dialect: 'postgres', connection, ...(searchPath ? { searchPath } : {}) });
+  const pglite = new PGlite(options.pgliteDir ?? undefined);
+  const connection = { pglite } as Knex.PgConnectionConfig;
+  const db = knexFactory({
+    client: ClientPgLite,
+    dialect: 'postgres',
+    connection,
+    ...(searchPath ? { searchPath } : {}),
+  });
+  connections.set(db, { pglite });
+  return db;
+}
+
+export interface ChangeListener {
+  /** A committed change to a table that decides plan access (migrations/002_change_notifications.ts). */
+  changed(): void;
+  /** Notifications may have been missed from here on, until `changed` is called again after a reconnect. */
+  lost(): void;
+}
+
+/**
+ * Listens for the database's change notifications, whichever process made the change. PGlite tells its listeners
+ * before the committing query resolves; PostgreSQL tells them on a connection of their own, which is reopened (after
+ * `lost`) whenever it drops. Answers a function that stops listening.
+ */
+export async function listenForChanges(db: Db, listener: ChangeListener): Promise<() => Promise<void>> {
+  const connection = connections.get(db);
+  if (!connection) throw new Error('the database was not opened by openDb');
+  if ('pglite' in connection) {
+    const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, () => listener.changed());
+    return async () => {
+      if (!connection.pglite.closed) await unlisten();
+    };
+  }
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: connection.databaseUrl });
+    const drop = () => {
+      if (client !== next) return;
+      client = undefined;
+      listener.lost();
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    };
+    next.on('error', drop);
+    next.on('end', drop);
+    next.on('notification', (message) => {
+      if (message.channel === CHANGES_CHANNEL) listener.changed();
+    });
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      drop();
+      throw error;
+    }
+    // Whatever changed while nobody listened is unknown: start afresh.
+    listener.changed();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const open = client;
+    client = undefined;
+    await open?.end().catch(() => {});
+  };
 }
 
 /** The embedded database's folder inside DATA_DIR. */

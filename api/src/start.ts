@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { listenForChanges } from './db';
 import { openRuntime } from './runtime';
 import { seedIfEmpty } from './seed';
 import { listen } from './server';
+import { AccessCache } from './services/accessCache';
 import { importPlanFile } from './services/planFile';
 
 /** `npm start`: migrate, seed an empty database, then serve the web build and the API on one port. */
@@ -12,7 +14,9 @@ async function main(): Promise<void> {
   const { db, mailer, logger } = await openRuntime(config);
   const root = resolve(import.meta.dirname, '..', '..');
   const seed = await seedIfEmpty(db, resolve(root, 'fixtures'), importPlanFile, new Date());
-  const app = createApp({ db, config, mailer, logger, webDist: resolve(root, 'web', 'dist') });
+  const accessCache = new AccessCache();
+  const unlisten = await listenForChanges(db, accessCache);
+  const app = createApp({ db, config, mailer, logger, accessCache, webDist: resolve(root, 'web', 'dist') });
   const server = await listen(app.callback(), config.PORT);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -25,7 +29,9 @@ async function main(): Promise<void> {
 
   const stop = () => {
     server.close();
-    void db.destroy().finally(() => process.exit(0));
+    void unlisten()
+      .then(() => db.destroy())
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

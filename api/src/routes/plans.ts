@@ -27,12 +27,13 @@ import { parseInput } from '../http/validate';
 import {
   AREAS,
   type Area,
+  loadSignedInFacts,
   type PlanAccess,
   planAccess,
   type Roles,
   requireOwner,
   requireScope,
-  signedInPlanAccess,
+  signedInAccess,
 } from '../services/access';
 import { addMember, deleteMember, editMember, memberList } from '../services/members';
 import { importPlanFile } from '../services/planFile';
@@ -57,7 +58,10 @@ export async function planFor(services: Services, ctx: AppContext, planId: numbe
   let access: PlanAccess;
   const claims = ctx.state.claims;
   if (!ctx.state.user && claims) {
-    const signedIn = await signedInPlanAccess(services.db, claims, planId, services.now());
+    const loaded = await services.accessCache.get(claims.userId, planId, () =>
+      loadSignedInFacts(services.db, claims.userId, planId),
+    );
+    const signedIn = signedInAccess(loaded, claims, services.now());
     ctx.state.user = signedIn.user;
     access = signedIn.access;
   } else access = await planAccess(services.db, currentUser(ctx), planId, services.now());

@@ -180,6 +180,19 @@ describe('monthly P&L', () => {
     expect(one).toHaveLength(1);
     expect(one[0]).toEqual(withComment[0]);
     expect((await get('/pl/monthly/retrieve', { case_id: caseId, year: 7 })).status).toBe(400);
+    // Gzipped for a client that accepts it (fetch does), as it is for one that does not.
+    const url = new URL('/api/v1/pl/monthly/retrieve', api.url);
+    url.search = new URLSearchParams({ business_plan_id: String(planId), case_id: String(caseId) }).toString();
+    const gzipped = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('vary')).toContain('Accept-Encoding');
+    const wire = Number(gzipped.headers.get('content-length'));
+    const unzipped = await gzipped.text();
+    expect(wire).toBeLessThan(unzipped.length / 4);
+    const plain = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(unzipped);
+    expect(JSON.parse(unzipped).data.monthly_pl).toEqual(withComment);
 
     const revise = await post('/pl/monthly/adjust/edit', { case_id: caseId, year: 1, pattern: 'downward' });
     expect(revise.status).toBe(200);

@@ -19,8 +19,9 @@ import {
 } from '../contract/screens';
 import { noPermission } from '../errors';
 import { requireToken } from '../http/auth';
+import { cachedAnswer, sendCached } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
-import { parseInput } from '../http/validate';
+import { parseInput, parseQuery } from '../http/validate';
 import { AREAS, requireScope } from '../services/access';
 import { costGroupOf, costItemOf, createCostItem, deleteCostItem, editCostItem } from '../services/costs';
 import { reverseMonth, reviseBudget, saveActuals, saveCashflow, saveComment, saveDaily } from '../services/monthly';
@@ -67,7 +68,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     options: { sameForEveryone?: boolean } = {},
   ) =>
     router.get(path, auth, async (ctx) => {
-      const input = parseInput(planAndCase, ctx.query);
+      const input = parseQuery(planAndCase, ctx.querystring, ctx.query);
       const s = await screen(ctx, input.business_plan_id);
       requireScope(s.access, scope, 'read');
       if (!options.sameForEveryone) {
@@ -77,13 +78,12 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       // Answers that depend only on the plan's version are serialised once per version.
       const compiled = await compiledPlan(s);
       const key = `${path}:${input.case_id ?? ''}:${input.year ?? ''}`;
-      let json = compiled.answers.get(key);
-      if (json === undefined) {
-        json = JSON.stringify({ data: await answer(s, input.case_id, input.year) });
-        compiled.answers.set(key, json);
+      let cached = compiled.answers.get(key);
+      if (cached === undefined) {
+        cached = cachedAnswer({ data: await answer(s, input.case_id, input.year) });
+        compiled.answers.set(key, cached);
       }
-      ctx.type = 'application/json';
-      ctx.body = json;
+      await sendCached(ctx, cached);
     });
 
   const shared = { sameForEveryone: true };

@@ -50,7 +50,7 @@ export interface PlanRow {
 export type EditsFor = (caseIds: number[]) => PlanEdit[];
 
 export interface PlanAccess {
-  plan: PlanRow;
+  plan: AccessPlan;
   /**
    * Told after each committed write of this request: the plan's new version and the same change as engine edits
    * (null when the workbook must be rebuilt instead), so a warm cached workbook can follow without a rebuild.
@@ -94,10 +94,29 @@ export async function planAccess(db: Db, user: UserRow, planId: number, today: D
       join.on('pm.plan_id', 'bp.id').andOnVal('pm.user_id', user.id).andOnVal('pm.status', 'received'),
     )
     .where('bp.id', planId)
-    .first('bp.*', ...ACCESS_COLUMNS);
+    .first(...PLAN_COLUMNS.map((c) => `bp.${c}`), ...ACCESS_COLUMNS);
   if (!row) throw notFound('the business plan');
-  return accessFrom(row, user.id, today);
+  return accessOf(factsFrom(row), user.id, today);
 }
+
+/** The plan as plan-scoped calls see it: every column but the icon's bytes. */
+export type AccessPlan = Omit<PlanRow, 'icon'>;
+
+const PLAN_COLUMNS = [
+  'id',
+  'owner_id',
+  'name',
+  'icon_type',
+  'template',
+  'currency',
+  'arr',
+  'period',
+  'arpa',
+  'start_year',
+  'start_month',
+  'theme_color',
+  'version',
+] as const satisfies readonly (keyof AccessPlan)[];
 
 const USER_COLUMNS = [
   'id',
@@ -122,47 +141,73 @@ const ACCESS_COLUMNS = [
 ];
 
 /**
- * The signed-in user (from a verified token's claims) and their access to a plan, in one round trip: the hot path
- * of every plan-scoped call.
- * @throws ApiError 401 when the user is gone or signed out since, 404 as `planAccess`
+ * What decides a user's access to a plan: the plan, its owner's subscription and the user's membership as stored.
+ * It holds no date, so it can be kept until one of those rows changes (`AccessCache`); `accessOf` applies today.
  */
-export async function signedInPlanAccess(
-  db: Db,
-  claims: { userId: number; tokenVersion: number },
-  planId: number,
-  today: Date,
-): Promise<{ user: UserRow; access: PlanAccess }> {
+export interface AccessFacts {
+  plan: AccessPlan;
+  ownerSubscription: { tier: string; trial_end: string | null } | undefined;
+  /** The member's roles as stored, or null when the user is not a received member. */
+  memberRoles: Roles | null;
+}
+
+/** A signed-in user and what decides their access to one plan; null parts are missing rows. */
+export interface SignedInFacts {
+  user: UserRow | null;
+  facts: AccessFacts | null;
+}
+
+/**
+ * The signed-in user and what decides their access to a plan, in one round trip: the hot path of every plan-scoped
+ * call. The objects are frozen, since `AccessCache` shares them between requests.
+ */
+export async function loadSignedInFacts(db: Db, userId: number, planId: number): Promise<SignedInFacts> {
   const row = await db('users as u')
     .leftJoin('business_plans as bp', (join) => join.onVal('bp.id', planId))
     .leftJoin('subscriptions as s', 's.user_id', 'bp.owner_id')
     .leftJoin('plan_members as pm', (join) =>
       join.on('pm.plan_id', 'bp.id').andOn('pm.user_id', 'u.id').andOnVal('pm.status', 'received'),
     )
-    .where('u.id', claims.userId)
-    .first('bp.*', ...ACCESS_COLUMNS, ...USER_COLUMNS.map((c) => `u.${c} as user_${c}`));
-  if (!row || row.user_token_version !== claims.tokenVersion) throw unauthorized();
-  const user = Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`user_${c}`]])) as unknown as UserRow;
-  if (row.id === null || row.id === undefined) throw notFound('the business plan');
-  return { user, access: accessFrom(row, user.id, today) };
+    .where('u.id', userId)
+    .first(...PLAN_COLUMNS.map((c) => `bp.${c}`), ...ACCESS_COLUMNS, ...USER_COLUMNS.map((c) => `u.${c} as user_${c}`));
+  if (!row) return { user: null, facts: null };
+  const user = Object.freeze(Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`user_${c}`]]))) as UserRow;
+  return { user, facts: row.id === null || row.id === undefined ? null : factsFrom(row) };
 }
 
-function accessFrom(row: Record<string, unknown>, userId: number, today: Date): PlanAccess {
-  const plan = Object.fromEntries(
-    Object.entries(row).filter(
-      ([k]) =>
-        !k.startsWith('role_') && !k.startsWith('user_') && !['owner_tier', 'owner_trial_end', 'member_id'].includes(k),
-    ),
-  ) as unknown as PlanRow;
-  const ownerTier = tierFrom(
-    row.owner_tier
-      ? { tier: row.owner_tier as string, trial_end: (row.owner_trial_end as string | null) ?? null }
-      : undefined,
-    today,
-  );
-  if (plan.owner_id === userId) return { plan, isOwner: true, roles: fullRoles(), ownerTier };
-  if (row.member_id === null || row.member_id === undefined) throw notFound('the business plan');
-  const roles = rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]])));
-  return { plan, isOwner: false, roles: clampRoles(roles, ownerTier.tier), ownerTier };
+/**
+ * The signed-in user and their access to the plan, as of today.
+ * @throws ApiError 401 when the user is gone or signed out since the token was issued, 404 as `planAccess`
+ */
+export function signedInAccess(
+  loaded: SignedInFacts,
+  claims: { userId: number; tokenVersion: number },
+  today: Date,
+): { user: UserRow; access: PlanAccess } {
+  const { user, facts } = loaded;
+  if (!user || user.token_version !== claims.tokenVersion) throw unauthorized();
+  if (!facts) throw notFound('the business plan');
+  return { user, access: accessOf(facts, user.id, today) };
+}
+
+function factsFrom(row: Record<string, unknown>): AccessFacts {
+  const plan = Object.freeze(Object.fromEntries(PLAN_COLUMNS.map((c) => [c, row[c]]))) as AccessPlan;
+  const ownerSubscription = row.owner_tier
+    ? Object.freeze({ tier: row.owner_tier as string, trial_end: (row.owner_trial_end as string | null) ?? null })
+    : undefined;
+  const member = row.member_id !== null && row.member_id !== undefined;
+  const memberRoles = member
+    ? Object.freeze(rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]]))))
+    : null;
+  return Object.freeze({ plan, ownerSubscription, memberRoles });
+}
+
+/** A fresh access object (callers attach `changed`), with the owner's tier as of today. */
+function accessOf(facts: AccessFacts, userId: number, today: Date): PlanAccess {
+  const ownerTier = tierFrom(facts.ownerSubscription, today);
+  if (facts.plan.owner_id === userId) return { plan: facts.plan, isOwner: true, roles: fullRoles(), ownerTier };
+  if (!facts.memberRoles) throw notFound('the business plan');
+  return { plan: facts.plan, isOwner: false, roles: clampRoles({ ...facts.memberRoles }, ownerTier.tier), ownerTier };
 }
 
 export function levelFor(access: PlanAccess, scope: Scope): Level {

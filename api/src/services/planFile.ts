@@ -5,7 +5,7 @@ import { type PlanFile, planFileSchema } from '@topline/engine';
 import type { z } from 'zod';
 import type { Db } from '../db';
 import { badRequest } from '../errors';
-import type { PlanRow } from './access';
+import type { AccessPlan } from './access';
 import { type CaseRow, casesOf, ratesOf } from './plans';
 
 type PlanFileInput = z.input<typeof planFileSchema>;
@@ -13,7 +13,7 @@ type CaseInput = PlanFileInput['cases'][number];
 type Numbers = Record<string, number>;
 
 export interface LoadedPlan {
-  plan: PlanRow;
+  plan: AccessPlan;
   /** The plan file the engine builds from. */
   file: PlanFileInput;
   /** Database ids of the cases, in the plan file's case order. */
@@ -23,7 +23,7 @@ export interface LoadedPlan {
 const DAILY_KEYS = new Set(['meeting', 'order', 'registration', 'billing']);
 
 /** Reads every input row of a plan into a plan file. */
-export async function loadPlanFile(db: Db, plan: PlanRow): Promise<LoadedPlan> {
+export async function loadPlanFile(db: Db, plan: AccessPlan): Promise<LoadedPlan> {
   const cases = await casesOf(db, plan.id);
   const caseIds = cases.map((c) => c.id);
   const [years, monthly, statuses, revisions, costItems, comments, daily] = await Promise.all([

@@ -1,6 +1,7 @@
 import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
-import type { EditsFor, PlanRow } from './access';
+import type { CachedAnswer } from '../http/cachedAnswer';
+import type { AccessPlan, EditsFor, PlanRow } from './access';
 import { loadPlanFile } from './planFile';
 
 export interface CompiledPlan {
@@ -9,7 +10,7 @@ export interface CompiledPlan {
   caseIds: number[];
   version: number;
   /** Serialised answers of this version, by call and case: a warm read is a lookup. */
-  answers: Map<string, string>;
+  answers: Map<string, CachedAnswer>;
 }
 
 interface Entry {
@@ -37,7 +38,7 @@ export class WorkbookCache {
   }
 
   /** The workbook of the plan at its current version, as of a calendar month (the "current" month of MODEL.md). */
-  async get(db: Db, plan: PlanRow, asOf: { year: number; month: number }): Promise<CompiledPlan> {
+  async get(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
     const asOfKey = `${asOf.year}-${asOf.month}`;
     const hit = this.entries.get(plan.id);
     if (hit && hit.version === plan.version && hit.asOf === asOfKey) {
@@ -82,7 +83,7 @@ export class WorkbookCache {
         if (edits.length > 0) compiled.workbook.apply(edits);
         this.stats.applied += batch.length;
         compiled.version = version;
-        compiled.answers = new Map<string, string>();
+        compiled.answers = new Map<string, CachedAnswer>();
         return compiled;
       } catch {
         this.stats.fallbacks++;
@@ -108,11 +109,11 @@ export class WorkbookCache {
     for (const planId of [...this.entries.keys()]) this.drop(planId);
   }
 
-  private async build(db: Db, plan: PlanRow, asOf: { year: number; month: number }): Promise<CompiledPlan> {
+  private async build(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
     this.stats.builds++;
     const loaded = await loadPlanFile(db, plan);
     const workbook = PlanWorkbook.build(loaded.file, { asOf });
-    return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, string>() };
+    return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, CachedAnswer>() };
   }
 
   private evict(): void {

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../config';
-import { type Db, migrateLatest, openDb, pgliteDirIn } from '../db';
+import { type Db, listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../db';
 import type { Logger } from '../logger';
 import { listen } from '../server';
+import { AccessCache } from '../services/accessCache';
 import type { Mailer, MailMessage } from '../services/mail';
 import { hashPassword } from '../services/passwords';
 import { TokenSigner } from '../services/tokens';
@@ -21,6 +22,7 @@ import { WorkbookCache } from '../services/workbooks';
 export interface TestApi {
   db: Db;
   workbooks: WorkbookCache;
+  accessCache: AccessCache;
   config: Config;
   url: string;
   mail: MailMessage[];
@@ -86,7 +88,17 @@ export async function startTestApi(
     },
   };
   const workbooks = new WorkbookCache();
-  const deps: AppDeps = { db, config, mailer, logger: silent, workbooks, ...(options.now ? { now: options.now } : {}) };
+  const accessCache = new AccessCache();
+  const unlisten = await listenForChanges(db, accessCache);
+  const deps: AppDeps = {
+    db,
+    config,
+    mailer,
+    logger: silent,
+    workbooks,
+    accessCache,
+    ...(options.now ? { now: options.now } : {}),
+  };
   const app = createApp(deps);
   const server: Server = await listen(app.callback(), 0, '127.0.0.1');
   const address = server.address();
@@ -96,12 +108,14 @@ export async function startTestApi(
   const stop = async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await unlisten();
     await db.destroy();
   };
 
   return {
     db,
     workbooks,
+    accessCache,
     config,
     url,
     mail,

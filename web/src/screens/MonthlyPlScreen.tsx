@@ -31,9 +31,10 @@ export default function MonthlyPlScreen() {
   const planId = plan.business_plan_id;
   const cases = planCases(plan);
   const { current, choose } = useCurrentCase(planId, cases);
+  // The screen shows one plan year at a time and asks for just that year (a sixth of the six-year answer).
   const monthly = useRetrieve<MonthlyAnswer>(
     '/pl/monthly/retrieve',
-    { business_plan_id: planId, case_id: current?.case_id },
+    { business_plan_id: planId, case_id: current?.case_id, year },
     current !== null || cases.length === 0,
   );
   // Without a case list the API answers the first case.
@@ -55,7 +56,7 @@ export default function MonthlyPlScreen() {
   useScreenReady(monthly.data !== null);
 
   const eView = engineView(view, variance);
-  const yearData = monthly.data?.monthly_pl[year - 1];
+  const yearData = monthly.data?.monthly_pl.find((entry) => entry.year === year);
   const serverColumns = useMemo(
     () => (yearData ? columnsOf(recordsOf(yearData, eView), year) : []),
     [yearData, eView, year],
