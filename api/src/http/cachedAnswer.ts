@@ -11,6 +11,8 @@ const MIN_GZIP_BYTES = 1024;
 export interface CachedAnswer {
   json: Buffer;
   gzip?: Promise<Buffer>;
+  /** `gzip` once it has resolved. */
+  gzipped?: Buffer;
 }
 
 export const cachedAnswer = (body: unknown): CachedAnswer => ({ json: Buffer.from(JSON.stringify(body)) });
@@ -20,14 +22,26 @@ export const cachedAnswer = (body: unknown): CachedAnswer => ({ json: Buffer.fro
  * off the event loop, so a warm read costs the same either way.
  */
 export async function sendCached(ctx: AppContext, answer: CachedAnswer): Promise<void> {
+  if (sendCachedNow(ctx, answer)) return;
+  answer.gzip ??= gzipped(answer.json).then((body) => {
+    answer.gzipped = body;
+    return body;
+  });
+  send(ctx, await answer.gzip, 'gzip');
+}
+
+/** Sends a cached answer if nothing needs waiting for (its gzip, when wanted, is made); answers whether it did. */
+export function sendCachedNow(ctx: AppContext, answer: CachedAnswer): boolean {
+  const wantsGzip = answer.json.length >= MIN_GZIP_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  if (!wantsGzip) send(ctx, answer.json, null);
+  else if (answer.gzipped) send(ctx, answer.gzipped, 'gzip');
+  else return false;
+  return true;
+}
+
+function send(ctx: AppContext, body: Buffer, encoding: 'gzip' | null): void {
   ctx.type = 'application/json';
   ctx.vary('Accept-Encoding');
-  if (answer.json.length >= MIN_GZIP_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    answer.gzip ??= gzipped(answer.json);
-    const body = await answer.gzip;
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = body;
-    return;
-  }
-  ctx.body = answer.json;
+  if (encoding) ctx.set('Content-Encoding', encoding);
+  ctx.body = body;
 }

@@ -55,6 +55,12 @@ describe('access cache', () => {
     const refused = await readKpi(memberToken);
     expect(refused.status).toBe(403);
     expect(refused.body.reason).toBe('no_access');
+    // Again, now from what the cache keeps: the same refusal.
+    const hits = api.accessCache.stats.hits;
+    const again = await readKpi(memberToken);
+    expect(again.status).toBe(403);
+    expect(again.body.reason).toBe('no_access');
+    expect(api.accessCache.stats.hits).toBe(hits + 1);
   });
 
   it('shows a change written straight in the database on the next call', async () => {
@@ -62,9 +68,11 @@ describe('access cache', () => {
     expect((await readKpi(memberToken)).status).toBe(200);
     // The owner drops to Free: the KPI area is tier-locked for everyone at once.
     await setTier(api.db, ownerId, 'free', null, now);
-    const locked = await readKpi(ownerToken);
-    expect(locked.status).toBe(403);
-    expect(locked.body.reason).toBe('tier_lock');
+    for (let i = 0; i < 2; i++) {
+      const locked = await readKpi(ownerToken);
+      expect(locked.status).toBe(403);
+      expect(locked.body.reason).toBe('tier_lock');
+    }
     await setTier(api.db, ownerId, 'team', null, now);
     expect((await readKpi(ownerToken)).status).toBe(200);
   });

@@ -35,13 +35,17 @@ export class AccessCache {
     this.entries.clear();
   }
 
+  /** What is kept for this user and plan, if anything: the warm path, with no waiting. */
+  peek(userId: number, planId: number): SignedInFacts | undefined {
+    const hit = this.listening ? this.entries.get(`${userId}:${planId}`) : undefined;
+    if (hit) this.stats.hits++;
+    return hit;
+  }
+
   async get(userId: number, planId: number, load: () => Promise<SignedInFacts>): Promise<SignedInFacts> {
+    const hit = this.peek(userId, planId);
+    if (hit) return hit;
     const key = `${userId}:${planId}`;
-    const hit = this.listening ? this.entries.get(key) : undefined;
-    if (hit) {
-      this.stats.hits++;
-      return hit;
-    }
     this.stats.loads++;
     const generation = this.generation;
     const loaded = await load();

@@ -18,6 +18,8 @@ interface Entry {
   asOf: string;
   asOfValue: { year: number; month: number };
   compiled: Promise<CompiledPlan>;
+  /** `compiled` once it has resolved, for reads that need not wait. */
+  ready?: CompiledPlan | undefined;
   /** Committed writes not yet applied to the workbook. */
   pending: EditsFor[];
 }
@@ -37,6 +39,25 @@ export class WorkbookCache {
     return this.entries.size;
   }
 
+  /** The workbook of the plan at this version and month when it is built and up to date, without waiting. */
+  peek(planId: number, version: number, asOf: { year: number; month: number }): CompiledPlan | undefined {
+    const entry = this.entries.get(planId);
+    if (!entry?.ready || entry.version !== version || entry.pending.length > 0) return undefined;
+    return entry.asOfValue.year === asOf.year && entry.asOfValue.month === asOf.month ? entry.ready : undefined;
+  }
+
+  /** Sets `entry.compiled`, and `entry.ready` once that promise resolves (if it is still the entry's). */
+  private track(entry: Entry, compiled: Promise<CompiledPlan>): void {
+    entry.compiled = compiled;
+    entry.ready = undefined;
+    compiled.then(
+      (value) => {
+        if (entry.compiled === compiled) entry.ready = value;
+      },
+      () => {},
+    );
+  }
+
   /** The workbook of the plan at its current version, as of a calendar month (the "current" month of MODEL.md). */
   async get(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
     const asOfKey = `${asOf.year}-${asOf.month}`;
@@ -48,7 +69,9 @@ export class WorkbookCache {
     if (hit) void hit.compiled.then((old) => old.workbook.destroy()).catch(() => {});
     const compiled = this.build(db, plan, asOf);
     this.entries.delete(plan.id);
-    this.entries.set(plan.id, { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled, pending: [] });
+    const entry: Entry = { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled, pending: [] };
+    this.track(entry, compiled);
+    this.entries.set(plan.id, entry);
     compiled.catch(() => {
       if (this.entries.get(plan.id)?.compiled === compiled) this.entries.delete(plan.id);
     });
@@ -76,24 +99,27 @@ export class WorkbookCache {
   private applyPending(db: Db, planId: number, entry: Entry): void {
     const batch = entry.pending.splice(0);
     const version = entry.version;
-    entry.compiled = entry.compiled.then(async (compiled) => {
-      try {
-        const edits = batch.flatMap((editsFor) => editsFor(compiled.caseIds));
-        if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
-        if (edits.length > 0) compiled.workbook.apply(edits);
-        this.stats.applied += batch.length;
-        compiled.version = version;
-        compiled.answers = new Map<string, CachedAnswer>();
-        return compiled;
-      } catch {
-        this.stats.fallbacks++;
-        compiled.workbook.destroy();
-        const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
-        if (!plan) throw new RangeError(`plan ${planId} is gone`);
-        entry.version = plan.version;
-        return this.build(db, plan, entry.asOfValue);
-      }
-    });
+    this.track(
+      entry,
+      entry.compiled.then(async (compiled) => {
+        try {
+          const edits = batch.flatMap((editsFor) => editsFor(compiled.caseIds));
+          if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
+          if (edits.length > 0) compiled.workbook.apply(edits);
+          this.stats.applied += batch.length;
+          compiled.version = version;
+          compiled.answers = new Map<string, CachedAnswer>();
+          return compiled;
+        } catch {
+          this.stats.fallbacks++;
+          compiled.workbook.destroy();
+          const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
+          if (!plan) throw new RangeError(`plan ${planId} is gone`);
+          entry.version = plan.version;
+          return this.build(db, plan, entry.asOfValue);
+        }
+      }),
+    );
     entry.compiled.catch(() => {
       if (this.entries.get(planId) === entry) this.entries.delete(planId);
     });
