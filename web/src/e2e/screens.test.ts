@@ -319,6 +319,10 @@ describe('working screens in headless Chromium', () => {
     expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
       formatPercent((ga?.budgetary_averages ?? 0) / 100),
     );
+    // The warning shows first from the browser's engine; the saved answer then replaces the local row (AG Grid
+    // animates the swap), and the form closes once that answer is in.
+    await form.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="cost-items"] .ag-row').length === 1);
     await screenshot(page, 'screen-expenses-over-budget');
     // A cheaper price brings the group back under budget; then the item is deleted.
     await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Edit' }).click();
