@@ -23,10 +23,17 @@ export const cachedAnswer = (body: unknown): CachedAnswer => ({ json: Buffer.fro
  */
 export async function sendCached(ctx: AppContext, answer: CachedAnswer): Promise<void> {
   if (sendCachedNow(ctx, answer)) return;
-  answer.gzip ??= gzipped(answer.json).then((body) => {
-    answer.gzipped = body;
-    return body;
-  });
+  answer.gzip ??= gzipped(answer.json).then(
+    (body) => {
+      answer.gzipped = body;
+      return body;
+    },
+    (error: unknown) => {
+      // Not kept: the next read tries again.
+      answer.gzip = undefined;
+      throw error;
+    },
+  );
   send(ctx, await answer.gzip, 'gzip');
 }
 

@@ -81,7 +81,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
 
   const read = (
     path: string,
-    scope: Parameters<typeof requireScope>[1],
+    scope: Scope,
     answer: (s: ScreenContext, caseId?: number, year?: number) => Promise<unknown>,
     options: { sameForEveryone?: boolean } = {},
   ) =>
@@ -145,7 +145,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   const write = <T extends { business_plan_id: number }>(
     path: string,
     request: z.ZodType<T>,
-    scope: Parameters<typeof requireScope>[1],
+    scope: Scope,
     save: (access: ScreenContext['access'], input: T) => Promise<unknown>,
     message: string,
   ) =>
@@ -217,7 +217,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
 
   const csv = (
     path: string,
-    scope: Parameters<typeof requireScope>[1],
+    scope: Scope,
     area: string,
     render: (s: ScreenContext, index: number, year: number | undefined) => Promise<string>,
   ) =>

@@ -15,7 +15,6 @@ export interface CompiledPlan {
 
 interface Entry {
   version: number;
-  asOf: string;
   asOfValue: { year: number; month: number };
   compiled: Promise<CompiledPlan>;
   /** `compiled` once it has resolved, for reads that need not wait. */
@@ -43,7 +42,7 @@ export class WorkbookCache {
   peek(planId: number, version: number, asOf: { year: number; month: number }): CompiledPlan | undefined {
     const entry = this.entries.get(planId);
     if (!entry?.ready || entry.version !== version || entry.pending.length > 0) return undefined;
-    return entry.asOfValue.year === asOf.year && entry.asOfValue.month === asOf.month ? entry.ready : undefined;
+    return sameMonth(entry.asOfValue, asOf) ? entry.ready : undefined;
   }
 
   /** Sets `entry.compiled`, and `entry.ready` once that promise resolves (if it is still the entry's). */
@@ -60,16 +59,15 @@ export class WorkbookCache {
 
   /** The workbook of the plan at its current version, as of a calendar month (the "current" month of MODEL.md). */
   async get(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
-    const asOfKey = `${asOf.year}-${asOf.month}`;
     const hit = this.entries.get(plan.id);
-    if (hit && hit.version === plan.version && hit.asOf === asOfKey) {
+    if (hit && hit.version === plan.version && sameMonth(hit.asOfValue, asOf)) {
       if (hit.pending.length > 0) this.applyPending(db, plan.id, hit);
       return hit.compiled;
     }
     if (hit) void hit.compiled.then((old) => old.workbook.destroy()).catch(() => {});
     const compiled = this.build(db, plan, asOf);
     this.entries.delete(plan.id);
-    const entry: Entry = { version: plan.version, asOf: asOfKey, asOfValue: asOf, compiled, pending: [] };
+    const entry: Entry = { version: plan.version, asOfValue: asOf, compiled, pending: [] };
     this.track(entry, compiled);
     this.entries.set(plan.id, entry);
     compiled.catch(() => {
@@ -150,3 +148,6 @@ export class WorkbookCache {
     }
   }
 }
+
+const sameMonth = (a: { year: number; month: number }, b: { year: number; month: number }) =>
+  a.year === b.year && a.month === b.month;
