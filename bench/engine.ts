@@ -58,8 +58,17 @@ export async function run(): Promise<void> {
       churn = churn === 0.025 ? 0.026 : 0.025;
     }),
   );
-  wb.destroy();
   line('one assumption edit (Y1 churn, case 1)', ms(edit), ratio(edit / build, 0.1, 'of the build'));
+  let other = 1_000;
+  const cash = median(
+    repeat(() => {
+      // A cash item moving between numbers is written into its cells without compiling (the grid's edit).
+      wb.apply({ type: 'cash', caseIndex: 0, month: 13, values: { other } });
+      other = other === 1_000 ? 2_000 : 1_000;
+    }),
+  );
+  wb.destroy();
+  line('one monthly cash edit (M13 other, case 1)', ms(cash), `${((cash / build) * 100).toFixed(2)}% of the build`);
 
   const edits = actualEdits(100);
   const batched = PlanWorkbook.build(plan, { asOf: AS_OF });

@@ -10,10 +10,14 @@ import { PlanWorkbook } from './workbook';
 
 const asOf = { year: 2026, month: 11 };
 
+/** Values and contents (what the exports write) both equal a fresh build's. */
 function expectSameAsFresh(wb: PlanWorkbook): void {
   const fresh = PlanWorkbook.build(wb.plan, { asOf });
   expect(wb.sheetNames().sort()).toEqual(fresh.sheetNames().sort());
-  for (const name of fresh.sheetNames()) expect(wb.sheetValues(name), name).toEqual(fresh.sheetValues(name));
+  for (const name of fresh.sheetNames()) {
+    expect(wb.sheetValues(name), name).toEqual(fresh.sheetValues(name));
+    expect(wb.grid(name), name).toEqual(fresh.grid(name));
+  }
   fresh.destroy();
 }
 
@@ -101,6 +105,100 @@ describe('edits', () => {
     expect(() => wb.apply({ type: 'year', caseIndex: 0, year: 1, key: 'churn_rate', value: 3 })).toThrow(PlanFileError);
     expect(() => wb.apply({ type: 'revise', caseIndex: 0, year: 1, pattern: 'upward' })).toThrow(EditError);
     expect(wb.sheetValues('C1_Estimate')).toEqual(before);
+  });
+
+  it('writes a cash item that moves between numbers straight into its cells, as a fresh build has them', () => {
+    const wb = buildFixture('three-cases');
+    const cash = (month: number, values: Record<string, number | null>): PlanEdit => ({
+      type: 'cash',
+      caseIndex: 0,
+      month,
+      values,
+    });
+    // Empty (0 in the sheet) to a number, a number to another, and back to empty.
+    const first = wb.apply(cash(3, { other: 2_500_000 }));
+    expect(first).toMatchObject({ recompiled: 'none', cells: 1 });
+    expect(first.changed.find((c) => c.caseIndex === 0)?.models).toEqual(expect.arrayContaining(['monthly', 'pl']));
+    expect(new CaseReader(wb, 0).estimateAt('other', 3)).toBe(2_500_000);
+    expectSameAsFresh(wb);
+    expect(wb.apply(cash(7, { equity_raised: 80_000_000, debt_raised: 1_000 })).recompiled).toBe('none');
+    expect(wb.apply(cash(1, { beginning_cash_balance: 40_000_000 })).recompiled).toBe('none');
+    expectSameAsFresh(wb);
+    expect(wb.apply(cash(3, { other: null })).recompiled).toBe('none');
+    expect(wb.plan.cases[0]?.cash['3']).toBeUndefined();
+    expectSameAsFresh(wb);
+    // A beginning balance set or cleared replaces or restores the chain: the plan is compiled.
+    expect(wb.apply(cash(13, { beginning_cash_balance: 1 })).recompiled).toBe('plan');
+    expectSameAsFresh(wb);
+    expect(wb.apply(cash(13, { beginning_cash_balance: null })).recompiled).toBe('plan');
+    expectSameAsFresh(wb);
+    // The same value again reaches no cell.
+    expect(wb.apply(cash(7, { debt_raised: 1_000 }))).toMatchObject({ recompiled: 'none', cells: 0, changed: [] });
+  });
+
+  it('writes actuals of ACT months straight into their cells, and compiles what changes more than a number', () => {
+    const wb = buildFixture('actuals-revisions');
+    const actual = (caseIndex: number, month: number, values: Record<string, number | null>): PlanEdit => ({
+      type: 'actual',
+      caseIndex,
+      month,
+      values,
+    });
+    const result = wb.apply(actual(0, 2, { cogs: 150_000, order: 2, churn: 1 }));
+    expect(result.recompiled).toBe('none');
+    expect(result.changed.find((c) => c.caseIndex === 0)?.models).toEqual(expect.arrayContaining(['monthly']));
+    expect(new CaseReader(wb, 0).viewAt('cogs', 2)).toBe(150_000);
+    expectSameAsFresh(wb);
+    // The month a revision starts from moves the revised months with it (case 1 revises downward from month 6).
+    expect(wb.apply(actual(1, 6, { order: 5, other: 3_000_000 })).recompiled).toBe('none');
+    expectSameAsFresh(wb);
+    // Cleared: cogs stands at 0 without a value, ARPA at the plan's formula.
+    expect(wb.apply(actual(0, 2, { cogs: null })).recompiled).toBe('none');
+    expect(wb.apply(actual(0, 2, { arpa: null })).recompiled).toBe('plan');
+    expectSameAsFresh(wb);
+    expect(wb.apply(actual(0, 2, { arpa: 90_000 })).recompiled).toBe('plan');
+    // A month that is not ACT yet turns ACT; the status itself is not a cell.
+    expect(wb.apply(actual(0, 7, { order: 1 })).recompiled).toBe('plan');
+    expect(wb.apply(actual(0, 7, { status: null } as never)).recompiled).toBe('plan');
+    expectSameAsFresh(wb);
+    // A batch is written directly only when every edit in it can be.
+    const cash: PlanEdit = { type: 'cash', caseIndex: 0, month: 9, values: { other: 5 } };
+    expect(wb.apply([actual(0, 3, { sm: 1 }), cash]).recompiled).toBe('none');
+    expect(wb.apply([actual(0, 3, { sm: 2 }), { type: 'caseRate', caseIndex: 0, value: 1.2 }]).recompiled).toBe('plan');
+    expectSameAsFresh(wb);
+  });
+
+  it('gives the same workbook as a fresh build after any run of monthly value edits, on every fixture', () => {
+    // A small deterministic generator (mulberry32), so a failure repeats.
+    let seed = 20261122;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const cashKeys = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
+    const actualKeys = ['session', 'lead', 'meeting', 'order', 'churn', 'arpa', 'cogs', 'sm', 'rd', 'ga', 'other'];
+    const direct = { none: 0, assumptions: 0, plan: 0 };
+    for (const fixture of ['saas-jpy-t2d3', 'selfserve-usd-custom', 'three-cases', 'actuals-revisions']) {
+      const wb = buildFixture(fixture);
+      for (let step = 0; step < 24; step++) {
+        const caseIndex = Math.floor(random() * wb.plan.cases.length);
+        const act = wb.caseLayout(caseIndex).act;
+        const value = random() < 0.2 ? null : Math.round(random() * 1_000_000);
+        const edit: PlanEdit =
+          act.length > 0 && random() < 0.5
+            ? { type: 'actual', caseIndex, month: pick(act), values: { [pick(actualKeys)]: value } }
+            : { type: 'cash', caseIndex, month: 1 + Math.floor(random() * 72), values: { [pick(cashKeys)]: value } };
+        direct[wb.apply(edit).recompiled] += 1;
+        if (step % 6 === 5) expectSameAsFresh(wb);
+      }
+      wb.destroy();
+    }
+    // Most of these edits take the direct path; the rest compile.
+    expect(direct.none).toBeGreaterThan(direct.plan);
+    expect(direct.plan).toBeGreaterThan(0);
   });
 
   it("counts daily entries into the month's actual", () => {

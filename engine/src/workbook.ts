@@ -1,6 +1,9 @@
 /**
  * PlanWorkbook: one HyperFormula workbook for a plan and all its cases, built in a single `buildFromSheets` call.
- * Edits recompile the plan's inputs and hand the workbook only the cells that differ, in one batch.
+ * Edits recompile the plan's inputs and hand the workbook only the cells that differ, in one batch. Two kinds of edit
+ * skip most of that: an assumption edit compiles only its case's Assumptions sheet, and a monthly value that only
+ * moves from one number to another (a cash item, an actual of an ACT month) is written straight into the cells the
+ * compiler recorded for it.
  */
 import {
   type CellValue,
@@ -10,7 +13,15 @@ import {
   HyperFormula,
   type RawCellContent,
 } from 'hyperformula';
-import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
+import {
+  type CaseLayout,
+  type CompiledWorkbook,
+  type CompileOptions,
+  compilePlan,
+  type Grid,
+  type InputCell,
+  inputPath,
+} from './compile';
 import { compileAssumptions } from './compile/assumptions';
 import { applyEdits, type PlanEdit } from './edits';
 import type { ViewName } from './read/cells';
@@ -43,6 +54,8 @@ export interface ApplyResult {
   changed: { caseIndex: number; models: ReadModelName[] }[];
   /** Number of cells the workbook received. */
   cells: number;
+  /** What was compiled again: nothing (input cells written directly), one Assumptions sheet, or the whole plan. */
+  recompiled: 'none' | 'assumptions' | 'plan';
 }
 
 /** A cell value as plain data: numbers, strings, or null for blanks and "" results. */
@@ -130,7 +143,10 @@ export class PlanWorkbook {
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
     const list = Array.isArray(edits) ? edits : [edits];
     const next = parsePlanFile(applyEdits(this.current, list));
-    const compiled = list.every(isAssumptionEdit) ? this.withAssumptions(next, list) : compilePlan(next, this.options);
+    const writes = this.literalWrites(list, next);
+    if (writes) return this.writeLiterals(writes, next);
+    const assumptionsOnly = list.every(isAssumptionEdit);
+    const compiled = assumptionsOnly ? this.withAssumptions(next, list) : compilePlan(next, this.options);
     const before = this.compiled;
     let cells = 0;
     const changes = this.hf.batch(() => {
@@ -155,9 +171,14 @@ export class PlanWorkbook {
         }
       }
     });
+    const changed = this.changedModels(changes, before, compiled, this.current, next);
     this.compiled = compiled;
     this.current = next;
-    return { changed: this.changedModels(changes, before, compiled, next), cells };
+    return {
+      changed,
+      cells,
+      recompiled: assumptionsOnly ? 'assumptions' : 'plan',
+    };
   }
 
   /** The six P&L year rows of a case's estimate. */
@@ -215,6 +236,65 @@ export class PlanWorkbook {
     return { ...this.compiled, sheets };
   }
 
+  /**
+   * The cell writes of edits that change only input literals: cash items and actuals of months already ACT, whose
+   * every recorded cell holds a number before and after (a value, or the number standing in for an absent one).
+   * Undefined when any edit changes more than that (a month turning ACT, a beginning balance replacing the chain,
+   * an entered ARPA replacing the plan's), which then compiles the plan.
+   */
+  private literalWrites(edits: PlanEdit[], next: PlanFile): { cell: InputCell; value: number }[] | undefined {
+    const writes: { cell: InputCell; value: number }[] = [];
+    for (const edit of edits) {
+      if (edit.type !== 'cash' && edit.type !== 'actual') return undefined;
+      const group = edit.type === 'cash' ? 'cash' : 'actuals';
+      if (group === 'actuals' && !this.compiled.cases[edit.caseIndex]?.act.includes(edit.month)) return undefined;
+      const was: Record<string, unknown> = this.current.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
+      const now: Record<string, unknown> = next.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
+      for (const key of Object.keys(edit.values)) {
+        const cells = this.compiled.inputCells.get(inputPath(edit.caseIndex, group, edit.month, key));
+        if (!cells) return undefined;
+        for (const cell of cells) {
+          const before = was[key] ?? cell.fallback;
+          const after = now[key] ?? cell.fallback;
+          if (typeof before !== 'number' || typeof after !== 'number') return undefined;
+          writes.push({ cell, value: after });
+        }
+      }
+    }
+    return writes;
+  }
+
+  /** Writes input literals into the workbook and the compiled sheets (copied where they change), in one batch. */
+  private writeLiterals(writes: { cell: InputCell; value: number }[], next: PlanFile): ApplyResult {
+    const before = this.compiled;
+    const sheets = { ...before.sheets };
+    const copied = new Set<string>();
+    let cells = 0;
+    const changes = this.hf.batch(() => {
+      for (const { cell, value } of writes) {
+        const { sheet, row, column } = cell;
+        if ((sheets[sheet]?.[row]?.[column] ?? null) === value) continue;
+        if (!copied.has(sheet)) {
+          sheets[sheet] = (sheets[sheet] ?? []).slice();
+          copied.add(sheet);
+        }
+        const grid = sheets[sheet] as Grid;
+        if (!copied.has(`${sheet}!${row}`)) {
+          grid[row] = (grid[row] ?? []).slice();
+          copied.add(`${sheet}!${row}`);
+        }
+        (grid[row] as Grid[number])[column] = value;
+        this.hf.setCellContents({ sheet: this.sheetId(sheet), row, col: column }, [[value]]);
+        cells++;
+      }
+    });
+    const compiled: CompiledWorkbook = { ...before, sheets };
+    const changed = this.changedModels(changes, before, compiled, this.current, next);
+    this.compiled = compiled;
+    this.current = next;
+    return { changed, cells, recompiled: 'none' };
+  }
+
   private sheetId(name: string): number {
     const id = this.hf.getSheetId(name);
     if (id === undefined) throw new RangeError(`no sheet ${name}`);
@@ -246,6 +326,7 @@ export class PlanWorkbook {
     changes: ExportedChange[],
     before: CompiledWorkbook,
     after: CompiledWorkbook,
+    previous: PlanFile,
     next: PlanFile,
   ): ApplyResult['changed'] {
     const changedSheets = new Set<string>();
@@ -255,7 +336,6 @@ export class PlanWorkbook {
         if (name) changedSheets.add(name);
       }
     }
-    const previous = this.current;
     return after.cases
       .map((layout) => {
         const models = new Set<ReadModelName>();

@@ -30,6 +30,34 @@ export function setCell(grid: Grid, row: number, column: number, value: Cell): v
   r[column] = value;
 }
 
+/**
+ * A plan input written into a cell as a literal (a cash item or an entered actual): the cell, and what the cell holds
+ * when the input is absent if that is a number too (undefined when it is then a formula).
+ */
+export interface InputCell {
+  sheet: string;
+  row: number;
+  column: number;
+  fallback: number | undefined;
+}
+
+/** Every cell each input of the plan file was written to, by input path (see `inputPath`). */
+export type InputCells = Map<string, InputCell[]>;
+
+/** Path of a monthly input of a case: `0/cash/5/other`, `1/actuals/3/cogs`. */
+export const inputPath = (caseIndex: number, group: 'cash' | 'actuals', t: number, key: string): string =>
+  `${caseIndex}/${group}/${t}/${key}`;
+
+/** A monthly input as a sheet compiler receives it: its path, its value, and what stands in its cell without it. */
+export interface Input {
+  path: string;
+  value: number | undefined;
+  /** Replaces the caller's default when the input is absent. */
+  fallback?: Cell;
+}
+
+export const isInput = (source: Cell | Input): source is Input => typeof source === 'object' && source !== null;
+
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The header label of a period column: "Apr 2026", "Y1 Q1", "Y1 CY". */
@@ -47,6 +75,8 @@ export class PeriodSheet {
   readonly rowOf: Record<string, number> = {};
   /** Reference to a plan year's ARR target, for the quarter and year progress rows. */
   yearTarget?: (year: number) => string;
+  /** Where `setInput` records the cells of plan inputs; nothing is recorded without it. */
+  inputs?: InputCells;
 
   constructor(
     readonly name: string,
@@ -90,6 +120,24 @@ export class PeriodSheet {
 
   setMonth(key: string, t: number, value: Cell): void {
     this.set(key, monthColumn(t), value);
+  }
+
+  /** Writes an input of month t (or what stands in for it) and records the cell under the input's path. */
+  setInput(key: string, t: number, input: Input, fallback: Cell): void {
+    const row = this.row(key);
+    const column = monthColumn(t);
+    const absent = input.fallback !== undefined ? input.fallback : fallback;
+    setCell(this.grid, row, column, input.value ?? absent);
+    if (!this.inputs) return;
+    const cell: InputCell = {
+      sheet: this.name,
+      row,
+      column,
+      fallback: typeof absent === 'number' ? absent : undefined,
+    };
+    const cells = this.inputs.get(input.path);
+    if (cells) cells.push(cell);
+    else this.inputs.set(input.path, [cell]);
   }
 }
 

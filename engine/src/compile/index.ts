@@ -17,10 +17,11 @@ import {
 import { comparedPeriods, compileMasked, compileVariance } from './compare';
 import { type CostLayout, compileCosts } from './costs';
 import { compileDashboard, type DashboardLayout } from './dashboard';
-import { emptyGrid, type Grid, type PeriodSheet, setCell } from './grid';
+import { emptyGrid, type Grid, type InputCells, type PeriodSheet, setCell } from './grid';
 import { actMonths, compileActual, compileEstimate, type DailySums, revisedMonths } from './periodSheets';
 
-export type { Cell, Grid } from './grid';
+export type { Cell, Grid, InputCell, InputCells } from './grid';
+export { inputPath } from './grid';
 
 export interface CaseLayout {
   index: number;
@@ -52,6 +53,8 @@ export interface CompiledWorkbook {
   template: Template;
   asOfMonth: number;
   cases: CaseLayout[];
+  /** The cells each monthly input (cash items, entered actuals) was written to as a literal. */
+  inputCells: InputCells;
 }
 
 export interface CompileOptions {
@@ -74,12 +77,14 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
   const rows = rowsFor(plan.template);
   const keys = new Set(recordKeys(plan.template));
   const varianceRows = rows.filter((r) => keys.has(r.key));
+  const inputCells: InputCells = new Map();
   const cases: CaseLayout[] = plan.cases.map((c, i) => {
     const name = (part: string) => caseSheetName(i, part);
     const assumptions = new Assumptions(name('Assumptions'));
     sheets[assumptions.sheet] = compileAssumptions(c, i);
     names.push({ name: caseRateName(i), expression: `=${a1(1, 1, assumptions.sheet, true)}` });
-    const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start);
+    const inputs = { caseIndex: i, cells: inputCells };
+    const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start, inputs);
     sheets[estimate.name] = estimate.grid;
     const layout: CaseLayout = {
       index: i,
@@ -117,6 +122,7 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
         estimate,
         start,
         daily?.sums ?? (() => undefined),
+        inputs,
       );
       sheets[actual.name] = actual.grid;
       view = actual;
@@ -155,7 +161,7 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
     layout.dashboard = dashboard.layout;
     return layout;
   });
-  return { sheets, names, template: plan.template, asOfMonth, cases };
+  return { sheets, names, template: plan.template, asOfMonth, cases, inputCells };
 }
 
 export { comparedPeriods };

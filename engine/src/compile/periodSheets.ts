@@ -6,12 +6,31 @@ import { ALL_PERIODS, monthWithinYear, yearOf } from '../layout';
 import { rowsFor } from '../rows';
 import { type ActualInputs, CASH_KEYS, PLAN_MONTHS, type PlanCase, type Template } from '../schema';
 import type { Assumptions } from './assumptions';
-import { aggregatePeriod, burnMultiple, type Cell, PeriodSheet, refOrBlank } from './grid';
+import {
+  aggregatePeriod,
+  burnMultiple,
+  type Cell,
+  type Input,
+  type InputCells,
+  inputPath,
+  isInput,
+  PeriodSheet,
+  refOrBlank,
+} from './grid';
 
 export interface MonthContext {
   sheet: PeriodSheet;
   assumptions: Assumptions;
   template: Template;
+}
+
+/** A month's cash item: a formula, or an input of the plan file (a literal when present). */
+type CashSource = (key: string) => Cell | Input;
+
+/** Where the sheets of a case record their input cells. */
+export interface CaseInputs {
+  caseIndex: number;
+  cells: InputCells;
 }
 
 /** The plan's MRR at month t (MODEL.md section 3): a ramp to the first anchor, then steady growth between anchors. */
@@ -29,9 +48,9 @@ function estimateMrr(ctx: MonthContext, t: number): string {
 
 /**
  * Section 3 formulas of month t in `ctx.sheet`, given the MRR formula. Used by the estimate and, with the revised
- * MRR, by revised months of the actual view; `cashFrom` supplies the month's cash items.
+ * MRR, by revised months of the actual view; `cash` supplies the month's cash items.
  */
-function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key: string) => Cell): void {
+function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: CashSource): void {
   const { sheet: s, assumptions: a, template } = ctx;
   const y = yearOf(t);
   const at = (key: string) => s.at(key, t);
@@ -67,11 +86,16 @@ function fillPlannedMonth(ctx: MonthContext, t: number, mrr: string, cash: (key:
 }
 
 /** Rows every layer computes the same way from the month's figures: P&L subtotals, cash, chains and ratios. */
-function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => Cell): void {
+function fillDerivedMonth(ctx: MonthContext, t: number, cash: CashSource): void {
   const s = ctx.sheet;
   const at = (key: string) => s.at(key, t);
   const prev = (key: string) => s.at(key, t - 1);
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
+  const put = (key: string, fallback: Cell) => {
+    const source = cash(key);
+    if (isInput(source)) s.setInput(key, t, source, fallback);
+    else set(key, source ?? fallback);
+  };
   set('t', t);
   set('month_of_year', monthWithinYear(t));
   set('operating_expense', `=${at('sm')}+${at('rd')}+${at('ga')}`);
@@ -85,9 +109,8 @@ function fillDerivedMonth(ctx: MonthContext, t: number, cash: (key: string) => C
   set('revenue_rate', t > 1 ? `=IFERROR(${at('revenue')}/${prev('revenue')}-1,"")` : null);
   set('burn_multiple', burnMultiple(at('arr'), t > 1 ? prev('arr') : '0', at('operating_income')));
   // A stored beginning balance replaces the chain in its month (MODEL.md sections 3 and 5).
-  const beginning = cash('beginning_cash_balance');
-  set('beginning_cash_balance', beginning ?? (t > 1 ? `=${prev('ending_cash_balance')}` : 0));
-  for (const key of ['equity_raised', 'debt_raised', 'debt_payment', 'other']) set(key, cash(key) ?? 0);
+  put('beginning_cash_balance', t > 1 ? `=${prev('ending_cash_balance')}` : 0);
+  for (const key of ['equity_raised', 'debt_raised', 'debt_payment', 'other']) put(key, 0);
   set(
     'net_cash_movement',
     `=${at('operating_income')}+${at('equity_raised')}+${at('debt_raised')}-${at('debt_payment')}+${at('other')}`,
@@ -129,15 +152,20 @@ export function compileEstimate(
   template: Template,
   assumptions: Assumptions,
   start: { year: number; month: number },
+  inputs: CaseInputs,
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Estimate', start.year, start.month);
   sheet.yearTarget = (year) => assumptions.ref('arr', year);
+  sheet.inputs = inputs.cells;
   const ctx: MonthContext = { sheet, assumptions, template };
   for (let t = 1; t <= PLAN_MONTHS; t++) {
     const ti = sheet.at('t', t);
     sheet.setMonth('segment', t, `=IF(${ti}<=period,0,MIN(5,ROUNDUP((${ti}-period)/12,0)))`);
-    const stored = c.cash[String(t)] ?? {};
-    fillPlannedMonth(ctx, t, estimateMrr(ctx, t), (key) => (stored as Record<string, number | undefined>)[key] ?? null);
+    const stored: Record<string, number | undefined> = c.cash[String(t)] ?? {};
+    fillPlannedMonth(ctx, t, estimateMrr(ctx, t), (key) => ({
+      path: inputPath(inputs.caseIndex, 'cash', t, key),
+      value: stored[key],
+    }));
   }
   aggregateAll(sheet);
   return sheet;
@@ -174,9 +202,11 @@ export function compileActual(
   estimate: PeriodSheet,
   start: { year: number; month: number },
   daily: DailySums,
+  inputs: CaseInputs,
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Actual (ACT) and forecast (EST)', start.year, start.month);
   sheet.yearTarget = (year) => assumptions.ref('arr', year);
+  sheet.inputs = inputs.cells;
   const ctx: MonthContext = { sheet, assumptions, template };
   const act = new Set(actMonths(c));
   const revised = revisedMonths(c, act);
@@ -185,7 +215,7 @@ export function compileActual(
     const entered = c.actuals[String(t)];
     const revision = revised.get(t);
     if (act.has(t) && entered) {
-      fillActualMonth(ctx, t, entered, est, daily);
+      fillActualMonth(ctx, t, entered, est, daily, inputs.caseIndex);
     } else if (revision) {
       sheet.setMonth('segment', t, null);
       const y = yearOf(t);
@@ -195,10 +225,10 @@ export function compileActual(
         revision.pattern === 'downward'
           ? `=${est('mrr', t)}*(${actL}/${est('mrr', L)})`
           : `=${actL}+(${est('mrr', 12 * y)}-${actL})*(${t}-${L})/(${12 * y}-${L})`;
-      const stored = c.cash[String(t)] ?? {};
+      const stored: Record<string, number | undefined> = c.cash[String(t)] ?? {};
       fillPlannedMonth(ctx, t, mrr, (key) =>
         key === 'beginning_cash_balance'
-          ? ((stored as Record<string, number | undefined>)[key] ?? null)
+          ? { path: inputPath(inputs.caseIndex, 'cash', t, key), value: stored[key] }
           : `=${est(key, t)}`,
       );
     } else {
@@ -255,31 +285,34 @@ function fillActualMonth(
   entered: ActualInputs,
   est: (key: string, t: number) => string,
   daily: DailySums,
+  caseIndex: number,
 ): void {
   const s = ctx.sheet;
   const at = (key: string) => s.at(key, t);
   const set = (key: string, value: Cell) => s.setMonth(key, t, value);
-  const value = (key: keyof ActualInputs) => entered[key] as number | undefined;
+  const input = (key: keyof ActualInputs): Input => ({
+    path: inputPath(caseIndex, 'actuals', t, key),
+    value: entered[key] as number | undefined,
+  });
   set('segment', null);
   for (const key of ['session', 'lead', 'meeting', 'registration', 'order', 'churn'] as const) {
     if (!s.has(key)) continue;
     const dailySum = key === 'session' || key === 'lead' || key === 'churn' ? undefined : daily(key, t);
-    set(key, value(key) ?? (dailySum ? `=${dailySum}` : 0));
+    s.setInput(key, t, input(key), dailySum ? `=${dailySum}` : 0);
   }
-  for (const key of ['professional_service', 'cogs', 'sm', 'rd', 'ga'] as const) set(key, value(key) ?? 0);
+  for (const key of ['professional_service', 'cogs', 'sm', 'rd', 'ga'] as const) s.setInput(key, t, input(key), 0);
   // Without an entered ARPA or head count the month keeps the plan's.
-  set('arpa', value('arpa') ?? `=${est('arpa', t)}`);
-  set('employees', value('employees') ?? `=${est('employees', t)}`);
+  s.setInput('arpa', t, input('arpa'), `=${est('arpa', t)}`);
+  s.setInput('employees', t, input('employees'), `=${est('employees', t)}`);
   set('cumulative_prev', t > 1 ? `=${s.at('cumulative', t - 1)}` : 0);
   set('cumulative', `=${at('cumulative_prev')}+${at('order')}-${at('churn')}`);
   set('mrr', `=${at('cumulative')}*${at('arpa')}`);
   set('arr', `=${at('mrr')}*12`);
   set('revenue', `=${at('mrr')}+${at('professional_service')}`);
-  const cash: Record<string, number | undefined> = {};
-  for (const key of CASH_KEYS) cash[key] = value(key);
+  const cashKeys = new Set<string>(CASH_KEYS);
   fillDerivedMonth(ctx, t, (key) => {
-    const v = cash[key];
-    if (v !== undefined) return v;
-    return key === 'beginning_cash_balance' && t === 1 ? `=${est(key, t)}` : null;
+    if (!cashKeys.has(key)) return null;
+    const source = input(key as keyof ActualInputs);
+    return key === 'beginning_cash_balance' && t === 1 ? { ...source, fallback: `=${est(key, t)}` } : source;
   });
 }
