@@ -233,6 +233,16 @@ describe('working screens in headless Chromium', () => {
         ).trim() !== text,
       [before],
     );
+    // The grid showed the recomputed rows ahead of the screen's render; the screen's state holds them too, so rows
+    // built again (the KPI section collapsed and opened) and new columns (quarters shown) keep them.
+    const local = await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2');
+    await page.locator('[data-test="section-kpi"]').click();
+    await page.locator('[data-test="monthly-grid"] .ag-row[row-id="mrr"]').waitFor({ state: 'detached' });
+    await page.locator('[data-test="section-kpi"]').click();
+    await page.locator('[data-test="display-quarters"]').check();
+    await page.locator('[data-test="monthly-grid"] .ag-header-cell[col-id="Q1"]').waitFor();
+    expect(await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2')).toBe(local);
+    await page.locator('[data-test="display-quarters"]').uncheck();
     const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/cashflow/edit') && r.status() === 200);
     await page.locator('[data-test="save-M1"]').click();
     await saved;

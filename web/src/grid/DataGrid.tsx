@@ -1,9 +1,10 @@
 /**
- * AG Grid with only the modules the working screens use: client-side rows, text editing, cell and row styles,
- * pinned columns and cell-change flashing off. Loaded only by the screens that show a grid.
+ * AG Grid with only the modules the working screens use: client-side rows (and their transactions), text editing,
+ * cell and row styles, pinned columns and cell-change flashing off. Loaded only by the screens that show a grid.
  */
 import {
   CellStyleModule,
+  ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   type ColDef,
   type GridApi,
@@ -20,6 +21,7 @@ import { useCallback, useMemo, useRef } from 'react';
 
 ModuleRegistry.registerModules([
   ClientSideRowModelModule,
+  ClientSideRowModelApiModule,
   TextEditorModule,
   CellStyleModule,
   RowStyleModule,

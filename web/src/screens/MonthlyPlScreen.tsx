@@ -1,5 +1,5 @@
 import type { GridColumn, PlanEdit } from '@topline/engine';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
@@ -11,7 +11,7 @@ import { canEdit, planCases, useRetrieve } from '../working/data';
 import { applyLocal, caseIndexIn, resyncEngine, useEngine } from '../working/engine';
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from '../working/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
-import { type Display, type GridActions, MonthlyGrid } from './monthly/MonthlyGrid';
+import { type Display, type GridActions, MonthlyGrid, type MonthlyGridHandle } from './monthly/MonthlyGrid';
 import {
   columnsOf,
   commentSection,
@@ -75,9 +75,21 @@ export default function MonthlyPlScreen() {
     setLocal(null);
   }, [year, view, caseId]);
 
+  const grid = useRef<MonthlyGridHandle>(null);
   const recompute = useCallback(() => {
     const ci = caseIndexIn(engine, caseId);
     if (engine && ci >= 0) setLocal(engine.workbook.monthlyGrid(ci, year, eView));
+  }, [engine, caseId, year, eView]);
+  // A value typed into the grid: the grid shows the recomputed rows in this frame, the screen's state follows. The
+  // rows go to the grid once the grid has closed its editor (a microtask later), so that it lays the cells out once.
+  const recomputeValues = useCallback(() => {
+    const ci = caseIndexIn(engine, caseId);
+    if (!engine || ci < 0) return;
+    const next = engine.workbook.monthlyGrid(ci, year, eView);
+    queueMicrotask(() => {
+      grid.current?.show(next);
+      startTransition(() => setLocal(next));
+    });
   }, [engine, caseId, year, eView]);
 
   const reload = useCallback(
@@ -127,12 +139,26 @@ export default function MonthlyPlScreen() {
     planId,
     view,
     recompute,
+    recomputeValues,
     reload,
     saveColumn,
     local,
     serverColumns,
   });
-  state.current = { columns, year, engine, caseId, planId, view, recompute, reload, saveColumn, local, serverColumns };
+  state.current = {
+    columns,
+    year,
+    engine,
+    caseId,
+    planId,
+    view,
+    recompute,
+    recomputeValues,
+    reload,
+    saveColumn,
+    local,
+    serverColumns,
+  };
   const actions = useMemo<GridActions>(
     () => ({
       startEdit: (index) => setEditing((prev) => new Set([...prev, index])),
@@ -169,7 +195,7 @@ export default function MonthlyPlScreen() {
           return next;
         }),
       enter: (index, key, value) => {
-        const { columns, engine, caseId, view, recompute, local, serverColumns } = state.current;
+        const { columns, engine, caseId, view, recomputeValues, local, serverColumns } = state.current;
         const column = columns[index];
         if (!column?.t) return;
         const values = { ...(pending.current.get(index) ?? {}), [key]: value };
@@ -179,7 +205,7 @@ export default function MonthlyPlScreen() {
           view === 'estimate'
             ? { type: 'cash', caseIndex: ci, month: column.t, values: { [key]: value } }
             : { type: 'actual', caseIndex: ci, month: column.t, values: { [key]: value } };
-        if (ci >= 0 && applyLocal(engine, edit)) recompute();
+        if (ci >= 0 && applyLocal(engine, edit)) recomputeValues();
         else
           setLocal(
             (local ?? serverColumns).map((c, i) => (i === index ? { ...c, values: { ...c.values, [key]: value } } : c)),
@@ -325,6 +351,7 @@ export default function MonthlyPlScreen() {
         <>
           <div className="ws-card ws-grid-card">
             <MonthlyGrid
+              handle={grid}
               columns={columns}
               template={plan.template}
               view={view}

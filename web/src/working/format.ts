@@ -2,13 +2,21 @@
  * Number display and input rules of the working screens (working-screens.md sections 2, 5 and 9).
  */
 
+/** One formatter per number of decimals: building an Intl formatter costs far more than using one. */
+const formatters = new Map<number, Intl.NumberFormat>();
+function formatterFor(decimals: number): Intl.NumberFormat {
+  let formatter = formatters.get(decimals);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    formatters.set(decimals, formatter);
+  }
+  return formatter;
+}
+
 /** Thousands separators; a negative shows a triangle instead of a minus sign. */
 export function formatNumber(value: number | null | undefined, decimals = 0): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
-  const text = Math.abs(value).toLocaleString('en-US', {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  });
+  const text = formatterFor(decimals).format(Math.abs(value));
   const rounded = Number(Math.abs(value).toFixed(decimals));
   return value < 0 && rounded !== 0 ? `▲${text}` : text;
 }

@@ -6,7 +6,7 @@ import type {
   ValueFormatterParams,
   ValueParserParams,
 } from 'ag-grid-community';
-import { useMemo, useRef } from 'react';
+import { type Ref, useImperativeHandle, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataGrid, type GridApi } from '../../grid/DataGrid';
 import { formatNumber, formatPercent, isNegative, sanitizeNumber } from '../../working/format';
@@ -36,6 +36,11 @@ export interface GridActions {
   comment: (index: number) => void;
   toggleSection: (section: Section) => void;
   enter: (index: number, key: string, value: number | null) => void;
+}
+
+/** Shows recomputed columns at once: the changed rows go straight to the grid, before React renders the screen. */
+export interface MonthlyGridHandle {
+  show(columns: GridColumn[]): void;
 }
 
 export interface Display {
@@ -129,6 +134,23 @@ function SectionRenderer(p: ICellRendererParams<Row>) {
   );
 }
 
+/**
+ * A metric's row over the columns. An unchanged row keeps its previous object, so the grid leaves its cells alone; the
+ * same holds for the control row while every control cell is the same.
+ */
+function metricRow(metric: MetricRow, columns: GridColumn[], previous: Row | undefined): Row {
+  const row: Row = { id: metric.key, kind: 'metric', metric };
+  columns.forEach((column, i) => {
+    row[`c${i}`] = column.values[metric.key] ?? null;
+  });
+  const same =
+    previous !== undefined &&
+    previous.metric === metric &&
+    columns.every((_, i) => previous[`c${i}`] === row[`c${i}`]) &&
+    previous[`c${columns.length}`] === undefined;
+  return same ? previous : row;
+}
+
 /** Formats a cell: rate rows (levels 2 and 4) and progress or rate variance as percentages, costs inverted. */
 export function formatMonthly(value: number | null, metric: MetricRow, view: ScreenView, variance: 'rate' | 'value') {
   const ratio = view === 'progress' || (view === 'variance' && variance === 'rate');
@@ -148,7 +170,7 @@ export function MonthlyGrid({
   allowedEdit,
   collapsed,
   actions,
-  onReady,
+  handle,
 }: {
   columns: GridColumn[];
   template: string;
@@ -159,7 +181,7 @@ export function MonthlyGrid({
   allowedEdit: boolean;
   collapsed: ReadonlySet<Section>;
   actions: GridActions;
-  onReady?: (api: GridApi<Row>) => void;
+  handle?: Ref<MonthlyGridHandle>;
 }) {
   const { t } = useTranslation();
   const metrics = useMemo(() => METRIC_ROWS.filter((r) => !r.template || r.template === template), [template]);
@@ -171,9 +193,11 @@ export function MonthlyGrid({
 
   // Control cells keep their identity while their status, comment and edit flag stay, so their renderers are reused.
   const controlCache = useRef(new Map<string, ControlCell>());
-  const previousRows = useRef(new Map<string, Row>());
+  // The row objects the grid holds, by row id; both the render and `show` build on them.
+  const shown = useRef(new Map<string, Row>());
+  const shownRows = useRef<Row[]>([]);
   const rows = useMemo<Row[]>(() => {
-    const out: Row[] = [];
+    const before = shown.current;
     const control: Row = { id: 'control', kind: 'control' };
     const cache = controlCache.current;
     columns.forEach((column, i) => {
@@ -187,34 +211,55 @@ export function MonthlyGrid({
       control[`c${i}`] = cell;
     });
     if (cache.size > 500) cache.clear();
-    const before = previousRows.current;
-    out.push(control);
+    const previousControl = before.get('control');
+    const sameControl =
+      previousControl !== undefined &&
+      columns.every((_, i) => previousControl[`c${i}`] === control[`c${i}`]) &&
+      previousControl[`c${columns.length}`] === undefined;
+    const out: Row[] = [sameControl ? previousControl : control];
     for (const section of ['kpi', 'pl', 'cash'] as const) {
-      out.push({
-        id: `section-${section}`,
-        kind: 'section',
-        section,
-        label: collapsed.has(section) ? 'collapsed' : 'open',
-      });
+      const label = collapsed.has(section) ? 'collapsed' : 'open';
+      const previousSection = before.get(`section-${section}`);
+      out.push(
+        previousSection?.label === label
+          ? previousSection
+          : { id: `section-${section}`, kind: 'section', section, label },
+      );
       if (collapsed.has(section)) continue;
       for (const metric of metrics.filter((m) => m.section === section)) {
-        const row: Row = { id: metric.key, kind: 'metric', metric };
-        columns.forEach((column, i) => {
-          row[`c${i}`] = column.values[metric.key] ?? null;
-        });
-        // An unchanged row keeps its object, so the grid leaves its cells alone.
-        const previous = before.get(metric.key);
-        const same =
-          previous !== undefined &&
-          previous.metric === metric &&
-          columns.every((_, i) => previous[`c${i}`] === row[`c${i}`]) &&
-          previous[`c${columns.length}`] === undefined;
-        out.push(same ? previous : row);
+        out.push(metricRow(metric, columns, before.get(metric.key)));
       }
     }
-    previousRows.current = new Map(out.filter((row) => row.kind === 'metric').map((row) => [row.id, row]));
+    // Rows the grid already holds (after `show`) keep the same array, so the grid has nothing to compare.
+    const previous = shownRows.current;
+    if (previous.length === out.length && out.every((row, i) => previous[i] === row)) return previous;
+    shown.current = new Map(out.map((row) => [row.id, row]));
+    shownRows.current = out;
     return out;
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
+
+  const gridApi = useRef<GridApi<Row> | null>(null);
+  useImperativeHandle(
+    handle,
+    () => ({
+      show(next: GridColumn[]) {
+        const api = gridApi.current;
+        if (!api || next.length !== latest.current.length) return;
+        const update: Row[] = [];
+        for (const [id, previous] of shown.current) {
+          if (previous.kind !== 'metric' || !previous.metric) continue;
+          const row = metricRow(previous.metric, next, previous);
+          if (row === previous) continue;
+          shown.current.set(id, row);
+          update.push(row);
+        }
+        if (update.length === 0) return;
+        shownRows.current = shownRows.current.map((row) => shown.current.get(row.id) ?? row);
+        api.applyTransaction({ update });
+      },
+    }),
+    [],
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for the columns' ids, months and statuses
   const colDefs = useMemo<ColDef<Row>[]>(() => {
@@ -299,7 +344,9 @@ export function MonthlyGrid({
       getRowId={(r) => r.id}
       testId="monthly-grid"
       options={options}
-      {...(onReady ? { onReady } : {})}
+      onReady={(api) => {
+        gridApi.current = api;
+      }}
     />
   );
 }
