@@ -2,16 +2,23 @@
  * Web budget of issue 5: the time from committing a monthly-grid cell edit to the updated cells painted (the engine
  * in the browser recomputes, AG Grid repaints the changed cells), as a ratio to a no-op click on the same page
  * (budget: at most 3x). Headless Chromium against the real API and the built web app. Printed, never asserted.
+ *
+ * "Painted" waits for the browser's next frame, and frames come at the display's rate: a no-op click alone takes
+ * anything from under a millisecond to a whole frame, depending on where in the frame it lands. So each measurement
+ * in the page starts at a random point of a frame, over many rounds, and the means are compared: what a user meets on
+ * average. The edit's own work (Enter to the cells' new text, before the paint) is printed beside it.
  */
 import { planForm } from '../api/src/testing/harness';
 import { TOKEN_KEY } from '../web/src/api/client';
 import { newPage, startStack } from '../web/src/e2e/browser';
 
-const ROUNDS = 9;
+const ROUNDS = 25;
+const FRAME_MS = 1000 / 60;
 const median = (values: number[]) => {
   const sorted = values.slice().sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
 
 export async function run(): Promise<void> {
   const stack = await startStack();
@@ -35,6 +42,7 @@ export async function run(): Promise<void> {
     await page.locator('[data-test="edit-M1"]').click();
 
     const edits: number[] = [];
+    const works: number[] = [];
     const clicks: number[] = [];
     const userEdits: number[] = [];
     const userClicks: number[] = [];
@@ -47,19 +55,23 @@ export async function run(): Promise<void> {
       const input = cell.locator('input');
       await input.waitFor();
       await input.fill(String(1_000_000 + round * 1000));
-      const editMs = await page.evaluate(async () => {
+      const edit = await page.evaluate(async (frame) => {
         const target = document.querySelector(
           '[data-test="monthly-grid"] .ag-row[row-id="ending_cash_balance"] .ag-cell[col-id="M1"]',
         );
         const editor = document.querySelector<HTMLInputElement>(
           '[data-test="monthly-grid"] .ag-row[row-id="other"] .ag-cell[col-id="M1"] input',
         );
-        if (!target || !editor) return -1;
+        if (!target || !editor) return null;
+        // Start at a random point of a frame.
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, Math.random() * frame)));
         const before = target.textContent;
         const start = performance.now();
+        let updated = 0;
         const changed = new Promise<void>((resolve) => {
           const observer = new MutationObserver(() => {
             if (target.textContent !== before) {
+              updated = performance.now();
               observer.disconnect();
               resolve();
             }
@@ -70,15 +82,16 @@ export async function run(): Promise<void> {
         await changed;
         // Painted: the frame after the change, then the task after that frame.
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        return performance.now() - start;
-      });
-      const clickMs = await page.evaluate(async () => {
+        return { total: performance.now() - start, work: updated - start };
+      }, FRAME_MS);
+      const clickMs = await page.evaluate(async (frame) => {
         const label = document.querySelector<HTMLElement>('.shell-title') ?? document.body;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, Math.random() * frame)));
         const start = performance.now();
         label.dispatchEvent(new MouseEvent('click', { bubbles: true }));
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         return performance.now() - start;
-      });
+      }, FRAME_MS);
       // The same two as a user does them, through the browser's input pipeline, timed from outside the page.
       await cell.click();
       await input.waitFor();
@@ -98,21 +111,26 @@ export async function run(): Promise<void> {
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
       const userClickMs = performance.now() - started;
       // The first round warms the engine and the grid.
-      if (round > 0 && editMs >= 0) {
-        edits.push(editMs);
+      if (round > 0 && edit) {
+        edits.push(edit.total);
+        works.push(edit.work);
         clicks.push(clickMs);
         userEdits.push(userEditMs);
         userClicks.push(userClickMs);
       }
     }
     await context.close();
-    const edit = median(edits);
-    const click = median(clicks);
+    const edit = mean(edits);
+    const click = mean(clicks);
     const userEdit = median(userEdits);
     const userClick = median(userClicks);
-    console.log(`   in the page: cell edit to painted update, median ${edit.toFixed(1)} ms over ${edits.length}`);
-    console.log(`   in the page: no-op click to the next paint, median ${click.toFixed(1)} ms`);
-    console.log(`   in-page ratio ${(edit / Math.max(click, 0.001)).toFixed(2)} (budget <= 3)`);
+    const spread = (values: number[]) => `median ${median(values).toFixed(1)} ms`;
+    console.log(
+      `   in the page: cell edit to painted update, mean ${edit.toFixed(1)} ms over ${edits.length} (${spread(edits)})`,
+    );
+    console.log(`     of which Enter to the cells' new text, mean ${mean(works).toFixed(1)} ms (${spread(works)})`);
+    console.log(`   in the page: no-op click to the next paint, mean ${click.toFixed(1)} ms (${spread(clicks)})`);
+    console.log(`   in-page ratio of the means ${(edit / Math.max(click, 0.001)).toFixed(2)} (budget <= 3)`);
     console.log(`   as a user: Enter in a cell to the updated cells painted, median ${userEdit.toFixed(1)} ms`);
     console.log(`   as a user: no-op click to the next paint, median ${userClick.toFixed(1)} ms`);
     console.log(`   user ratio ${(userEdit / Math.max(userClick, 0.001)).toFixed(2)} (budget <= 3)`);
