@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { EditError, type PlanEdit } from './edits';
 import { CaseReader } from './read/cells';
-import { PlanFileError } from './schema';
+import { COMMENT_SECTIONS, PlanFileError } from './schema';
 import { buildFixture, loadFixture } from './testing';
 import { PlanWorkbook } from './workbook';
 
@@ -166,6 +166,29 @@ describe('edits', () => {
     expect(wb.apply([actual(0, 3, { sm: 1 }), cash]).recompiled).toBe('none');
     expect(wb.apply([actual(0, 3, { sm: 2 }), { type: 'caseRate', caseIndex: 0, value: 1.2 }]).recompiled).toBe('plan');
     expectSameAsFresh(wb);
+  });
+
+  it('reports the read models each edit changes, per case', () => {
+    const wb = buildFixture('three-cases');
+    const comment = { year: 1, column_name: 2, section: COMMENT_SECTIONS[0], content: 'Launch' };
+    expect(wb.apply({ type: 'comment', caseIndex: 1, comment }).changed).toEqual([
+      { caseIndex: 1, models: ['monthly'] },
+    ]);
+    // The same comment again changes nothing.
+    expect(wb.apply({ type: 'comment', caseIndex: 1, comment }).changed).toEqual([]);
+    expect(wb.apply({ type: 'caseName', caseIndex: 2, value: 'Cautious' }).changed).toEqual([
+      { caseIndex: 2, models: ['plan'] },
+    ]);
+    const cash = wb.apply({ type: 'cash', caseIndex: 0, month: 5, values: { other: 1 } });
+    expect(cash.changed.map((c) => c.caseIndex)).toEqual([0]);
+    const actuals = buildFixture('actuals-revisions');
+    const actual = actuals.apply({ type: 'actual', caseIndex: 1, month: 4, values: { rd: 700_000 } });
+    expect(actual.recompiled).toBe('none');
+    expect(actual.changed.map((c) => c.caseIndex)).toEqual([1]);
+    expect(actual.changed[0]?.models).toEqual(expect.arrayContaining(['monthly', 'dashboard']));
+    const reversed = actuals.apply({ type: 'reverse', caseIndex: 0, month: 6 });
+    expect(reversed.changed[0]).toMatchObject({ caseIndex: 0 });
+    expect(reversed.changed[0]?.models).toEqual(expect.arrayContaining(['monthly', 'dashboard']));
   });
 
   it('gives the same workbook as a fresh build after any run of monthly value edits, on every fixture', () => {

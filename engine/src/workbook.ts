@@ -144,7 +144,7 @@ export class PlanWorkbook {
     const list = Array.isArray(edits) ? edits : [edits];
     const next = parsePlanFile(applyEdits(this.current, list));
     const writes = this.literalWrites(list, next);
-    if (writes) return this.writeLiterals(writes, next);
+    if (writes) return this.writeLiterals(writes, next, list);
     const assumptionsOnly = list.every(isAssumptionEdit);
     const compiled = assumptionsOnly ? this.withAssumptions(next, list) : compilePlan(next, this.options);
     const before = this.compiled;
@@ -171,7 +171,7 @@ export class PlanWorkbook {
         }
       }
     });
-    const changed = this.changedModels(changes, before, compiled, this.current, next);
+    const changed = this.changedModels(changes, before, compiled, this.current, next, list);
     this.compiled = compiled;
     this.current = next;
     return {
@@ -265,7 +265,7 @@ export class PlanWorkbook {
   }
 
   /** Writes input literals into the workbook and the compiled sheets (copied where they change), in one batch. */
-  private writeLiterals(writes: { cell: InputCell; value: number }[], next: PlanFile): ApplyResult {
+  private writeLiterals(writes: { cell: InputCell; value: number }[], next: PlanFile, edits: PlanEdit[]): ApplyResult {
     const before = this.compiled;
     const sheets = { ...before.sheets };
     const copied = new Set<string>();
@@ -289,7 +289,7 @@ export class PlanWorkbook {
       }
     });
     const compiled: CompiledWorkbook = { ...before, sheets };
-    const changed = this.changedModels(changes, before, compiled, this.current, next);
+    const changed = this.changedModels(changes, before, compiled, this.current, next, edits);
     this.compiled = compiled;
     this.current = next;
     return { changed, cells, recompiled: 'none' };
@@ -328,14 +328,19 @@ export class PlanWorkbook {
     after: CompiledWorkbook,
     previous: PlanFile,
     next: PlanFile,
+    edits: PlanEdit[],
   ): ApplyResult['changed'] {
+    const sheetIds = new Set<number>();
+    for (const change of changes) if (change instanceof ExportedCellChange) sheetIds.add(change.address.sheet);
     const changedSheets = new Set<string>();
-    for (const change of changes) {
-      if (change instanceof ExportedCellChange) {
-        const name = this.hf.getSheetName(change.address.sheet);
-        if (name) changedSheets.add(name);
-      }
+    for (const id of sheetIds) {
+      const name = this.hf.getSheetName(id);
+      if (name) changedSheets.add(name);
     }
+    // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
+    // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
+    const moved = edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
     return after.cases
       .map((layout) => {
         const models = new Set<ReadModelName>();
@@ -349,8 +354,16 @@ export class PlanWorkbook {
         const was = previous.cases[layout.index];
         const now = next.cases[layout.index];
         if (!before.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
-        if (JSON.stringify(was?.comments) !== JSON.stringify(now?.comments)) models.add('monthly');
-        if (JSON.stringify(was?.actuals) !== JSON.stringify(now?.actuals)) models.add('monthly').add('dashboard');
+        const ofCase = edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
+        const commented = moved || ofCase.some((e) => e.type === 'comment');
+        if (commented && !same(was?.comments, now?.comments)) models.add('monthly');
+        const months = moved
+          ? undefined
+          : ofCase.flatMap((e) => (e.type === 'actual' || e.type === 'reverse' ? [String(e.month)] : []));
+        const actualsMoved = months
+          ? months.some((t) => !same(was?.actuals[t], now?.actuals[t]))
+          : !same(was?.actuals, now?.actuals);
+        if (actualsMoved) models.add('monthly').add('dashboard');
         return { caseIndex: layout.index, models: [...models] };
       })
       .filter((c) => c.models.length > 0);
