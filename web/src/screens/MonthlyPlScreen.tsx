@@ -22,6 +22,9 @@ import {
   type Section,
 } from './monthly/model';
 
+/** Runs a callback once the browser has painted its next frame. */
+const afterPaint = (callback: () => void) => requestAnimationFrame(() => setTimeout(callback, 0));
+
 /** Monthly P&L (working-screens.md section 2): five views, the 17-column grid, edits, revision, reverse, comments. */
 export default function MonthlyPlScreen() {
   const { t } = useTranslation();
@@ -45,7 +48,13 @@ export default function MonthlyPlScreen() {
   const [display, setDisplay] = useState<Display>({ months: true, quarters: false, cy: true });
   const [editing, setEditing] = useState<ReadonlySet<number>>(new Set());
   const [collapsed, setCollapsed] = useState<ReadonlySet<Section>>(new Set());
-  const [local, setLocal] = useState<GridColumn[] | null>(null);
+  const [local, setLocalState] = useState<GridColumn[] | null>(null);
+  // Every change of the local columns counts, so that a value's deferred update never overrides a later change.
+  const localChanges = useRef(0);
+  const setLocal = useCallback((next: GridColumn[] | null) => {
+    localChanges.current += 1;
+    setLocalState(next);
+  }, []);
   const [pattern, setPattern] = useState<'upward' | 'downward'>('upward');
   const [commenting, setCommenting] = useState<{ index: number; text: string } | null>(null);
   const [leaving, setLeaving] = useState<string | null>(null);
@@ -79,16 +88,19 @@ export default function MonthlyPlScreen() {
   const recompute = useCallback(() => {
     const ci = caseIndexIn(engine, caseId);
     if (engine && ci >= 0) setLocal(engine.workbook.monthlyGrid(ci, year, eView));
-  }, [engine, caseId, year, eView]);
-  // A value typed into the grid: the grid shows the recomputed rows in this frame, the screen's state follows. The
-  // rows go to the grid once the grid has closed its editor (a microtask later), so that it lays the cells out once.
+  }, [engine, caseId, year, eView, setLocal]);
+  // A value typed into the grid: the grid shows the recomputed rows in the next frame and the screen's state follows
+  // after that frame is painted. The rows go to the grid once the grid has closed its editor (a microtask later), so
+  // that it lays the cells out once.
   const recomputeValues = useCallback(() => {
     const ci = caseIndexIn(engine, caseId);
     if (!engine || ci < 0) return;
     const next = engine.workbook.monthlyGrid(ci, year, eView);
-    queueMicrotask(() => {
-      grid.current?.show(next);
-      startTransition(() => setLocal(next));
+    localChanges.current += 1;
+    const change = localChanges.current;
+    queueMicrotask(() => grid.current?.show(next));
+    afterPaint(() => {
+      if (localChanges.current === change) startTransition(() => setLocalState(next));
     });
   }, [engine, caseId, year, eView]);
 
@@ -98,7 +110,7 @@ export default function MonthlyPlScreen() {
       setLocal(null);
       void resyncEngine(String(planId), failed);
     },
-    [monthly, planId],
+    [monthly, planId, setLocal],
   );
 
   const saveColumn = useCallback(
@@ -212,7 +224,7 @@ export default function MonthlyPlScreen() {
           );
       },
     }),
-    [],
+    [setLocal],
   );
 
   // Leaving with a column in edit mode asks first; confirming clears every edit flag.

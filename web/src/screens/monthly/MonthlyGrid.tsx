@@ -134,21 +134,24 @@ function SectionRenderer(p: ICellRendererParams<Row>) {
   );
 }
 
+/** A column's field in the rows: c0 ... c16. */
+const FIELDS = Array.from({ length: 17 }, (_, i) => `c${i}`);
+const field = (i: number): string => FIELDS[i] ?? `c${i}`;
+
 /**
  * A metric's row over the columns. An unchanged row keeps its previous object, so the grid leaves its cells alone; the
  * same holds for the control row while every control cell is the same.
  */
 function metricRow(metric: MetricRow, columns: GridColumn[], previous: Row | undefined): Row {
-  const row: Row = { id: metric.key, kind: 'metric', metric };
-  columns.forEach((column, i) => {
-    row[`c${i}`] = column.values[metric.key] ?? null;
-  });
-  const same =
-    previous !== undefined &&
-    previous.metric === metric &&
-    columns.every((_, i) => previous[`c${i}`] === row[`c${i}`]) &&
-    previous[`c${columns.length}`] === undefined;
-  return same ? previous : row;
+  const key = metric.key;
+  if (previous !== undefined && previous.metric === metric && previous[field(columns.length)] === undefined) {
+    let same = true;
+    for (let i = 0; same && i < columns.length; i++) same = previous[field(i)] === (columns[i]?.values[key] ?? null);
+    if (same) return previous;
+  }
+  const row: Row = { id: key, kind: 'metric', metric };
+  for (let i = 0; i < columns.length; i++) row[field(i)] = columns[i]?.values[key] ?? null;
+  return row;
 }
 
 /** Formats a cell: rate rows (levels 2 and 4) and progress or rate variance as percentages, costs inverted. */
