@@ -14,6 +14,7 @@ import { newPage, startStack } from '../web/src/e2e/browser';
 
 const ROUNDS = 25;
 const FRAME_MS = 1000 / 60;
+const CLICKS_PER_ROUND = 4;
 const median = (values: number[]) => {
   const sorted = values.slice().sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -84,14 +85,22 @@ export async function run(): Promise<void> {
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         return { total: performance.now() - start, work: updated - start };
       }, FRAME_MS);
-      const clickMs = await page.evaluate(async (frame) => {
-        const label = document.querySelector<HTMLElement>('.shell-title') ?? document.body;
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, Math.random() * frame)));
-        const start = performance.now();
-        label.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        return performance.now() - start;
-      }, FRAME_MS);
+      // Clicks cost little, so each round takes several: their mean steadies sooner.
+      const clickMs = await page.evaluate(
+        async ([frame, count]) => {
+          const label = document.querySelector<HTMLElement>('.shell-title') ?? document.body;
+          const times: number[] = [];
+          for (let i = 0; i < (count ?? 1); i++) {
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, Math.random() * (frame ?? 0))));
+            const start = performance.now();
+            label.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+            times.push(performance.now() - start);
+          }
+          return times;
+        },
+        [FRAME_MS, CLICKS_PER_ROUND],
+      );
       // The same two as a user does them, through the browser's input pipeline, timed from outside the page.
       await cell.click();
       await input.waitFor();
@@ -114,7 +123,7 @@ export async function run(): Promise<void> {
       if (round > 0 && edit) {
         edits.push(edit.total);
         works.push(edit.work);
-        clicks.push(clickMs);
+        clicks.push(...clickMs);
         userEdits.push(userEditMs);
         userClicks.push(userClickMs);
       }
@@ -129,7 +138,9 @@ export async function run(): Promise<void> {
       `   in the page: cell edit to painted update, mean ${edit.toFixed(1)} ms over ${edits.length} (${spread(edits)})`,
     );
     console.log(`     of which Enter to the cells' new text, mean ${mean(works).toFixed(1)} ms (${spread(works)})`);
-    console.log(`   in the page: no-op click to the next paint, mean ${click.toFixed(1)} ms (${spread(clicks)})`);
+    console.log(
+      `   in the page: no-op click to the next paint, mean ${click.toFixed(1)} ms over ${clicks.length} (${spread(clicks)})`,
+    );
     console.log(`   in-page ratio of the means ${(edit / Math.max(click, 0.001)).toFixed(2)} (budget <= 3)`);
     console.log(`   as a user: Enter in a cell to the updated cells painted, median ${userEdit.toFixed(1)} ms`);
     console.log(`   as a user: no-op click to the next paint, median ${userClick.toFixed(1)} ms`);
