@@ -138,10 +138,7 @@ function SectionRenderer(p: ICellRendererParams<Row>) {
 const FIELDS = Array.from({ length: 17 }, (_, i) => `c${i}`);
 const field = (i: number): string => FIELDS[i] ?? `c${i}`;
 
-/**
- * A metric's row over the columns. An unchanged row keeps its previous object, so the grid leaves its cells alone; the
- * same holds for the control row while every control cell is the same.
- */
+/** A metric's row over the columns. An unchanged row keeps its previous object, so the grid leaves its cells alone. */
 function metricRow(metric: MetricRow, columns: GridColumn[], previous: Row | undefined): Row {
   const key = metric.key;
   if (previous !== undefined && previous.metric === metric && previous[field(columns.length)] === undefined) {
@@ -211,14 +208,15 @@ export function MonthlyGrid({
         cell = { column, index: i, editing: editing.has(i), allowed };
         cache.set(key, cell);
       }
-      control[`c${i}`] = cell;
+      control[field(i)] = cell;
     });
     if (cache.size > 500) cache.clear();
+    // So does the control row while every control cell is the same.
     const previousControl = before.get('control');
     const sameControl =
       previousControl !== undefined &&
-      columns.every((_, i) => previousControl[`c${i}`] === control[`c${i}`]) &&
-      previousControl[`c${columns.length}`] === undefined;
+      columns.every((_, i) => previousControl[field(i)] === control[field(i)]) &&
+      previousControl[field(columns.length)] === undefined;
     const out: Row[] = [sameControl ? previousControl : control];
     for (const section of ['kpi', 'pl', 'cash'] as const) {
       const label = collapsed.has(section) ? 'collapsed' : 'open';
