@@ -44,6 +44,8 @@ export const HYPERFORMULA_CONFIG = {
   // Keep full precision: rounding is the screens' and the exports' business.
   smartRounding: false,
   useColumnIndex: false,
+  // The plan's inputs are the history: an undo stack would only hold old cell contents and slow every batch down.
+  undoLimit: 0,
 } as const;
 
 /** The read models an edit can change; the API and the web refetch only these. */
