@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planForm } from '../../../api/src/testing/harness';
+import { formatMetric } from '../screens/dashboard/metrics';
 import { formatNumber, formatPercent } from '../working/format';
 import { newPage, type Stack, screenshot, startStack } from './browser';
 import { cellText, engineOf, enterCell, signIn, waitForCell } from './screensHelpers';
@@ -255,6 +256,54 @@ describe('working screens in headless Chromium', () => {
       'M2',
       formatNumber(estimate[1]?.values.ending_cash_balance),
     );
+  }, 60_000);
+
+  it('shows the dashboard from the entered actuals: latest values, averages, runway, MRR progress', async () => {
+    const board = (await engineOf(stack, owner.token, planId)).dashboard(0);
+    await open('');
+    const text = async (selector: string) => ((await page.locator(selector).first().textContent()) ?? '').trim();
+    // Three ACT months, entered above: orders 20, 22, 25 and S&M 1,500,000 each. The latest value is M3's; a
+    // 3-month average of a flow is its mean, and CAC's is recomputed from the means (1,500,000 / (67 / 3)).
+    expect(board.latest_actual_month).toBe(3);
+    expect(board.metrics.order?.latest_value).toBe(25);
+    expect(board.metrics.order?.ave_three_monthes).toBeCloseTo(67 / 3, 9);
+    expect(await text('[data-test="metric-order"] [data-test="latest-order"]')).toBe('25');
+    expect(await text('[data-test="metric-cac"] [data-test="ave-3"]')).toBe('67,164');
+    for (const name of ['customers', 'cac', 'order', 'order_cvr', 'ltv_cac']) {
+      const series = board.metrics[name];
+      const card = `[data-test="metric-${name}"]`;
+      expect(await text(`${card} [data-test="latest-${name}"]`)).toBe(formatMetric(name, series?.latest_value ?? null));
+      expect(await text(`${card} [data-test="ave-3"]`)).toBe(formatMetric(name, series?.ave_three_monthes ?? null));
+      expect(await text(`${card} [data-test="ave-12"]`)).toBe(formatMetric(name, series?.ave_twelve_monthes ?? null));
+    }
+    expect(await text('[data-test="latest-cash_balance"]')).toBe(
+      formatNumber(board.metrics.cash_balance?.latest_value ?? null),
+    );
+    const runway = page.locator('[data-test="cash-out"]');
+    // No cash-flow actuals were entered, so the actual months spend from a zero balance: M1 ends below zero, which
+    // makes it the cash-out month (MODEL.md section 3), already behind the latest actual month.
+    expect(board.cash_out).toMatchObject({ t: 1, year: 2026, month: 4 });
+    expect(board.forecast_monthes).toBe(0);
+    expect(await runway.getAttribute('data-color')).toBe('red');
+    expect(await text('[data-test="cash-out"]')).toBe('Cash fell below zero in 2026/04');
+    expect(await text('[data-test="mrr-progress-values"]')).toBe(
+      `Now: ${formatNumber(board.mrr_progress.as_is)} / Goal: ${formatNumber(board.mrr_progress.goal)}`,
+    );
+    expect(await page.locator('[data-test="mrr-gauge"]').getAttribute('aria-label')).toBe(
+      `${board.mrr_progress.progress_percent?.toFixed(1)}%`,
+    );
+    // The MRR/ARR switch, and hiding the estimate lines leaves only the actual bars.
+    await page.locator('[data-test="trend-arr"]').click();
+    expect(await text('[data-test="latest-arr"]')).toBe(formatNumber(board.metrics.arr?.latest_value ?? null));
+    const legend = page.locator('[data-test="chart-customers"] .legendtext');
+    await legend.first().waitFor();
+    expect(await legend.allTextContents()).toEqual(['Actual', 'Estimate']);
+    await page.locator('[data-test="hide-estimate"]').check();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-test="chart-customers"] .legendtext').length <= 1,
+    );
+    expect(await page.locator('[data-test="chart-customers"] .scatterlayer .trace').count()).toBe(0);
+    await screenshot(page, 'screen-dashboard-actuals');
   }, 60_000);
 
   it('keeps a memo per column and section', async () => {

@@ -180,6 +180,7 @@ const en = {
       hideEstimate: 'Hide estimate charts',
       cash_balance: 'Cash balance',
       cashOut: 'Cash runs out in {{months}} months ({{when}})',
+      cashOutPast: 'Cash fell below zero in {{when}}',
       noCashOut: 'No cash-out within the plan',
       mrr: 'MRR',
       arr: 'ARR',

@@ -176,6 +176,7 @@ const ja: ScreenMessages = {
       hideEstimate: '計画のグラフを隠す',
       cash_balance: '現預金残高',
       cashOut: 'あと{{months}}か月で資金が尽きます（{{when}}）',
+      cashOutPast: '{{when}}に資金がマイナスになりました',
       noCashOut: '計画期間中に資金は尽きません',
       mrr: 'MRR',
       arr: 'ARR',

@@ -6,57 +6,11 @@ import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from '../working/CaseSelect';
 import { useCurrentCase } from '../working/currentCase';
 import { canEdit, planCases, useRetrieve } from '../working/data';
-import { cashOutColor, formatNumber, formatPercent } from '../working/format';
+import { cashOutColor, formatPercent } from '../working/format';
 import { useScreenReady } from '../working/ui';
+import { formatMetric, METRICS_SAAS, METRICS_SELF, RATE_METRICS } from './dashboard/metrics';
 
 type DashboardAnswer = Dashboard & { case_id: number };
-
-const RATE_METRICS = new Set(['gross_margin', 'lead_cvr', 'meeting_cvr', 'registration_cvr', 'order_cvr', 'churn_cvr']);
-const RATIO_METRICS = new Set(['ltv_cac', 'burn_multiple']);
-
-const METRICS_SAAS = [
-  'arpa',
-  'gross_margin',
-  'customers',
-  'ltv_cac',
-  'ltv',
-  'cac',
-  'session',
-  'lead',
-  'lead_cvr',
-  'meeting',
-  'meeting_cvr',
-  'order',
-  'order_cvr',
-  'churn',
-  'churn_cvr',
-  'burn_multiple',
-  'arr_per_employees',
-  'revenue_per_employees',
-];
-const METRICS_SELF = [
-  'arpa',
-  'gross_margin',
-  'customers',
-  'ltv_cac',
-  'ltv',
-  'cac',
-  'session',
-  'registration',
-  'registration_cvr',
-  'order',
-  'order_cvr',
-  'churn',
-  'churn_cvr',
-  'burn_multiple',
-  'arr_per_employees',
-  'revenue_per_employees',
-];
-
-export function formatMetric(name: string, value: number | null): string {
-  if (RATE_METRICS.has(name)) return formatPercent(value, 1);
-  return formatNumber(value, RATIO_METRICS.has(name) ? 2 : 0);
-}
 
 const COLORS = { red: '#d1364b', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
 
@@ -102,6 +56,9 @@ export default function DashboardScreen() {
     (series?.[key] ?? []).slice(from, from + 12);
   const runway = data.forecast_monthes;
   const runwayColor = cashOutColor(runway);
+  // A cash-out within the actual months already happened: said as a fact, not as a runway.
+  const cashOutPast = data.cash_out !== null && data.cash_out.t <= (data.latest_actual_month ?? 0);
+  const cashOutWhen = data.cash_out ? `${data.cash_out.year}/${String(data.cash_out.month).padStart(2, '0')}` : '';
   const showEstimate = !hideEstimate;
   const seriesChart = (name: string, height = 200) => {
     const series = data.metrics[name];
@@ -156,13 +113,15 @@ export default function DashboardScreen() {
       <div className="ws-dash-top">
         <div className="ws-card ws-metric-card" data-test="cash-balance">
           <h3>{t('ws.dashboard.cash_balance')}</h3>
-          <strong className="ws-big">{formatNumber(cash?.latest_value ?? null)}</strong>
+          <strong className="ws-big" data-test="latest-cash_balance">
+            {formatMetric('cash_balance', cash?.latest_value ?? null)}
+          </strong>
           <p className="ws-runway" data-test="cash-out" data-color={runwayColor} style={{ color: COLORS[runwayColor] }}>
             {runway === null
               ? t('ws.dashboard.noCashOut')
-              : t('ws.dashboard.cashOut', {
+              : t(cashOutPast ? 'ws.dashboard.cashOutPast' : 'ws.dashboard.cashOut', {
                   months: runway,
-                  when: data.cash_out ? `${data.cash_out.year}/${String(data.cash_out.month).padStart(2, '0')}` : '',
+                  when: cashOutWhen,
                 })}
           </p>
           {seriesChart('cash_balance', 180)}
@@ -185,15 +144,17 @@ export default function DashboardScreen() {
               ))}
             </span>
           </header>
-          <strong className="ws-big">{formatNumber(data.metrics[trend]?.latest_value ?? null)}</strong>
+          <strong className="ws-big" data-test={`latest-${trend}`}>
+            {formatMetric(trend, data.metrics[trend]?.latest_value ?? null)}
+          </strong>
           {seriesChart(trend, 180)}
         </div>
         <div className="ws-card ws-metric-card" data-test="mrr-progress">
           <h3>{t('ws.dashboard.mrrProgress')}</h3>
           <Gauge percent={data.mrr_progress.progress_percent} />
-          <p className="muted">
-            {t('ws.dashboard.asIs')}: {formatNumber(data.mrr_progress.as_is)} / {t('ws.dashboard.goal')}:{' '}
-            {formatNumber(data.mrr_progress.goal)}
+          <p className="muted" data-test="mrr-progress-values">
+            {t('ws.dashboard.asIs')}: {formatMetric('mrr', data.mrr_progress.as_is)} / {t('ws.dashboard.goal')}:{' '}
+            {formatMetric('mrr', data.mrr_progress.goal)}
           </p>
         </div>
       </div>
@@ -209,13 +170,13 @@ export default function DashboardScreen() {
               </strong>
               <dl className="ws-averages">
                 <dt>{t('ws.dashboard.fiscalYear')}</dt>
-                <dd>{formatPercent(series.fiscal_year_achieved)}</dd>
+                <dd data-test="fiscal-year">{formatPercent(series.fiscal_year_achieved) || '-'}</dd>
                 <dt>{t('ws.dashboard.ave3')}</dt>
-                <dd>{formatMetric(name, series.ave_three_monthes)}</dd>
+                <dd data-test="ave-3">{formatMetric(name, series.ave_three_monthes)}</dd>
                 <dt>{t('ws.dashboard.ave6')}</dt>
-                <dd>{formatMetric(name, series.ave_six_monthes)}</dd>
+                <dd data-test="ave-6">{formatMetric(name, series.ave_six_monthes)}</dd>
                 <dt>{t('ws.dashboard.ave12')}</dt>
-                <dd>{formatMetric(name, series.ave_twelve_monthes)}</dd>
+                <dd data-test="ave-12">{formatMetric(name, series.ave_twelve_monthes)}</dd>
               </dl>
               {seriesChart(name, 170)}
             </div>
