@@ -150,6 +150,25 @@ describe('working screens in headless Chromium', () => {
     const wb = await engineOf(stack, owner.token, planId);
     const after = wb.monthlyGrid(0, 1, 'estimate');
     expect(after[5]?.values.churn).not.toBeCloseTo(before[5]?.values.churn ?? 0, 3);
+    // The monthly and quarterly views of the same year, with rates as percentages (churn with two decimals).
+    const kpi = wb.kpi(0)[0];
+    await page.locator('[data-test="kpi-views"]').getByRole('tab', { name: 'Monthly' }).click();
+    await waitForCell(page, 'kpi-table', 'churn', 'c5', formatNumber(kpi?.monthly[5]?.churn as number));
+    expect(await cellText(page, 'kpi-table', 'churn_cvr', 'c5')).toBe(
+      formatPercent(kpi?.monthly[5]?.churn_cvr as number, 2),
+    );
+    expect(await cellText(page, 'kpi-table', 'session', 'c2')).toBe(formatNumber(kpi?.monthly[2]?.session as number));
+    await page.locator('[data-test="kpi-views"]').getByRole('tab', { name: 'Quarterly' }).click();
+    await waitForCell(
+      page,
+      'kpi-table',
+      'progress_rate',
+      'c3',
+      formatPercent(kpi?.quarterly[3]?.progress_rate as number),
+    );
+    expect(await cellText(page, 'kpi-table', 'order', 'c1')).toBe(formatNumber(kpi?.quarterly[1]?.order as number));
+    // At the year's end the plan meets its ARR target: Q4 progress is 100%.
+    expect(kpi?.quarterly[3]?.progress_rate).toBeCloseTo(1, 9);
     await open('monthly_pl');
     await page.locator('[data-test="monthly-grid"] .ag-row[row-id="churn"]').waitFor();
     // M4 is the fifth column: M1 M2 M3 Q1 M4.
@@ -375,6 +394,14 @@ describe('working screens in headless Chromium', () => {
     expect(await warning.textContent()).toContain('G&A is over budget (Office)');
     const ga = (await engineOf(stack, owner.token, planId)).costs(0)[0]?.groups.ga;
     expect(ga?.over_budget).toBe(true);
+    // 999,999 a month over the twelve months of the year; the budget is the estimate's G&A (11% of revenue).
+    const summary = page.locator('[data-test="budget-summary"] strong');
+    expect(await summary.nth(1).textContent()).toBe('11,999,988');
+    expect(await summary.nth(0).textContent()).toBe(formatNumber(ga?.budget));
+    expect(ga?.budget).toBeCloseTo(
+      0.11 * ((await engineOf(stack, owner.token, planId)).revenue(0)[0]?.revenue ?? 0),
+      4,
+    );
     expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
       formatPercent((ga?.budgetary_averages ?? 0) / 100),
     );
