@@ -13,7 +13,7 @@ const asOf = { year: 2026, month: 11 };
 /** Values and contents (what the exports write) both equal a fresh build's. */
 function expectSameAsFresh(wb: PlanWorkbook): void {
   const fresh = PlanWorkbook.build(wb.plan, { asOf });
-  expect(wb.sheetNames().sort()).toEqual(fresh.sheetNames().sort());
+  expect(wb.sheetNames()).toEqual(fresh.sheetNames());
   for (const name of fresh.sheetNames()) {
     expect(wb.sheetValues(name), name).toEqual(fresh.sheetValues(name));
     expect(wb.grid(name), name).toEqual(fresh.grid(name));
@@ -128,9 +128,9 @@ describe('edits', () => {
     expect(wb.plan.cases[0]?.cash['3']).toBeUndefined();
     expectSameAsFresh(wb);
     // A beginning balance set or cleared replaces or restores the chain: the plan is compiled.
-    expect(wb.apply(cash(13, { beginning_cash_balance: 1 })).recompiled).toBe('plan');
+    expect(wb.apply(cash(13, { beginning_cash_balance: 1 })).recompiled).toBe('cases');
     expectSameAsFresh(wb);
-    expect(wb.apply(cash(13, { beginning_cash_balance: null })).recompiled).toBe('plan');
+    expect(wb.apply(cash(13, { beginning_cash_balance: null })).recompiled).toBe('cases');
     expectSameAsFresh(wb);
     // The same value again reaches no cell.
     expect(wb.apply(cash(7, { debt_raised: 1_000 }))).toMatchObject({ recompiled: 'none', cells: 0, changed: [] });
@@ -154,17 +154,40 @@ describe('edits', () => {
     expectSameAsFresh(wb);
     // Cleared: cogs stands at 0 without a value, ARPA at the plan's formula.
     expect(wb.apply(actual(0, 2, { cogs: null })).recompiled).toBe('none');
-    expect(wb.apply(actual(0, 2, { arpa: null })).recompiled).toBe('plan');
+    expect(wb.apply(actual(0, 2, { arpa: null })).recompiled).toBe('cases');
     expectSameAsFresh(wb);
-    expect(wb.apply(actual(0, 2, { arpa: 90_000 })).recompiled).toBe('plan');
+    expect(wb.apply(actual(0, 2, { arpa: 90_000 })).recompiled).toBe('cases');
     // A month that is not ACT yet turns ACT; the status itself is not a cell.
-    expect(wb.apply(actual(0, 7, { order: 1 })).recompiled).toBe('plan');
-    expect(wb.apply(actual(0, 7, { status: null } as never)).recompiled).toBe('plan');
+    expect(wb.apply(actual(0, 7, { order: 1 })).recompiled).toBe('cases');
+    expect(wb.apply(actual(0, 7, { status: null } as never)).recompiled).toBe('cases');
     expectSameAsFresh(wb);
     // A batch is written directly only when every edit in it can be.
     const cash: PlanEdit = { type: 'cash', caseIndex: 0, month: 9, values: { other: 5 } };
     expect(wb.apply([actual(0, 3, { sm: 1 }), cash]).recompiled).toBe('none');
-    expect(wb.apply([actual(0, 3, { sm: 2 }), { type: 'caseRate', caseIndex: 0, value: 1.2 }]).recompiled).toBe('plan');
+    expect(wb.apply([actual(0, 3, { sm: 2 }), { type: 'caseRate', caseIndex: 0, value: 1.2 }]).recompiled).toBe(
+      'cases',
+    );
+    expectSameAsFresh(wb);
+  });
+
+  it('compiles only the edited case again, keeping the sheets of the others as they were', () => {
+    const wb = buildFixture('three-cases');
+    const others = wb.sheetNames().filter((name) => !name.startsWith('C2_'));
+    const kept = new Map(others.map((name) => [name, wb.grid(name)]));
+    expect(wb.caseLayout(1).sheets.actual).toBeUndefined();
+    // Month 3 of case 2 turns ACT: the case gains its Actual, masked and Variance sheets, in a fresh build's order.
+    const result = wb.apply({ type: 'actual', caseIndex: 1, month: 3, values: { order: 4, sm: 900_000 } });
+    expect(result.recompiled).toBe('cases');
+    expect(result.changed.map((c) => c.caseIndex)).toEqual([1]);
+    for (const [name, grid] of kept) expect(wb.grid(name), name).toBe(grid);
+    expect(wb.caseLayout(1).sheets.actual).toBe('C2_Actual');
+    expectSameAsFresh(wb);
+    // The new month's inputs were recorded: an edit of them writes its cells directly, like a fresh build's would.
+    expect(wb.apply({ type: 'actual', caseIndex: 1, month: 3, values: { sm: 950_000 } }).recompiled).toBe('none');
+    expect(new CaseReader(wb, 1).viewAt('sm', 3)).toBe(950_000);
+    expectSameAsFresh(wb);
+    // Edits of the plan itself, or of its list of cases, compile the whole plan.
+    expect(wb.apply({ type: 'deleteCase', caseIndex: 2 }).recompiled).toBe('plan');
     expectSameAsFresh(wb);
   });
 
@@ -203,25 +226,30 @@ describe('edits', () => {
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const cashKeys = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
     const actualKeys = ['session', 'lead', 'meeting', 'order', 'churn', 'arpa', 'cogs', 'sm', 'rd', 'ga', 'other'];
-    const direct = { none: 0, assumptions: 0, plan: 0 };
+    const direct = { none: 0, assumptions: 0, cases: 0, plan: 0 };
     for (const fixture of ['saas-jpy-t2d3', 'selfserve-usd-custom', 'three-cases', 'actuals-revisions']) {
       const wb = buildFixture(fixture);
       for (let step = 0; step < 24; step++) {
         const caseIndex = Math.floor(random() * wb.plan.cases.length);
         const act = wb.caseLayout(caseIndex).act;
         const value = random() < 0.2 ? null : Math.round(random() * 1_000_000);
+        // Now and then an actual of any month, which may turn it ACT and so compile the case again.
+        const roll = random();
         const edit: PlanEdit =
-          act.length > 0 && random() < 0.5
-            ? { type: 'actual', caseIndex, month: pick(act), values: { [pick(actualKeys)]: value } }
-            : { type: 'cash', caseIndex, month: 1 + Math.floor(random() * 72), values: { [pick(cashKeys)]: value } };
+          roll < 0.15
+            ? { type: 'actual', caseIndex, month: 1 + Math.floor(random() * 24), values: { order: value } }
+            : act.length > 0 && roll < 0.55
+              ? { type: 'actual', caseIndex, month: pick(act), values: { [pick(actualKeys)]: value } }
+              : { type: 'cash', caseIndex, month: 1 + Math.floor(random() * 72), values: { [pick(cashKeys)]: value } };
         direct[wb.apply(edit).recompiled] += 1;
         if (step % 6 === 5) expectSameAsFresh(wb);
       }
       wb.destroy();
     }
     // Most of these edits take the direct path; the rest compile.
-    expect(direct.none).toBeGreaterThan(direct.plan);
-    expect(direct.plan).toBeGreaterThan(0);
+    expect(direct.none).toBeGreaterThan(direct.cases);
+    expect(direct.cases).toBeGreaterThan(0);
+    expect(direct.plan).toBe(0);
   });
 
   it("counts daily entries into the month's actual", () => {

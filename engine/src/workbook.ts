@@ -21,6 +21,7 @@ import {
   type Grid,
   type InputCell,
   inputPath,
+  recompileCases,
 } from './compile';
 import { compileAssumptions } from './compile/assumptions';
 import { applyEdits, type PlanEdit } from './edits';
@@ -56,8 +57,11 @@ export interface ApplyResult {
   changed: { caseIndex: number; models: ReadModelName[] }[];
   /** Number of cells the workbook received. */
   cells: number;
-  /** What was compiled again: nothing (input cells written directly), one Assumptions sheet, or the whole plan. */
-  recompiled: 'none' | 'assumptions' | 'plan';
+  /**
+   * What was compiled again: nothing (input cells written directly), one Assumptions sheet, the edited cases' sheets,
+   * or the whole plan.
+   */
+  recompiled: 'none' | 'assumptions' | 'cases' | 'plan';
 }
 
 /** A cell value as plain data: numbers, strings, or null for blanks and "" results. */
@@ -148,7 +152,12 @@ export class PlanWorkbook {
     const writes = this.literalWrites(list, next);
     if (writes) return this.writeLiterals(writes, next, list);
     const assumptionsOnly = list.every(isAssumptionEdit);
-    const compiled = assumptionsOnly ? this.withAssumptions(next, list) : compilePlan(next, this.options);
+    const cases = editedCases(list);
+    const compiled = assumptionsOnly
+      ? this.withAssumptions(next, list)
+      : cases
+        ? recompileCases(this.compiled, next, cases)
+        : compilePlan(next, this.options);
     const before = this.compiled;
     let cells = 0;
     const changes = this.hf.batch(() => {
@@ -179,7 +188,7 @@ export class PlanWorkbook {
     return {
       changed,
       cells,
-      recompiled: assumptionsOnly ? 'assumptions' : 'plan',
+      recompiled: assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan',
     };
   }
 
@@ -370,6 +379,19 @@ export class PlanWorkbook {
       })
       .filter((c) => c.models.length > 0);
   }
+}
+
+/**
+ * The cases whose inputs the edits change, when each edit stays within one case; undefined when any edit changes the
+ * plan itself or its list of cases (which renumbers their sheets).
+ */
+function editedCases(edits: PlanEdit[]): Set<number> | undefined {
+  const cases = new Set<number>();
+  for (const edit of edits) {
+    if (edit.type === 'plan' || edit.type === 'addCase' || edit.type === 'deleteCase') return undefined;
+    cases.add(edit.caseIndex);
+  }
+  return cases;
 }
 
 function isAssumptionEdit(edit: PlanEdit): boolean {

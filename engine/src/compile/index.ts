@@ -73,95 +73,149 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
     name,
     expression: `=${planRef(name)}`,
   }));
-  const start = { year: plan.start_year, month: plan.start_month };
-  const rows = rowsFor(plan.template);
-  const keys = new Set(recordKeys(plan.template));
-  const varianceRows = rows.filter((r) => keys.has(r.key));
   const inputCells: InputCells = new Map();
-  const cases: CaseLayout[] = plan.cases.map((c, i) => {
-    const name = (part: string) => caseSheetName(i, part);
-    const assumptions = new Assumptions(name('Assumptions'));
-    sheets[assumptions.sheet] = compileAssumptions(c, i);
-    names.push({ name: caseRateName(i), expression: `=${a1(1, 1, assumptions.sheet, true)}` });
-    const inputs = { caseIndex: i, cells: inputCells };
-    const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start, inputs);
-    sheets[estimate.name] = estimate.grid;
-    const layout: CaseLayout = {
-      index: i,
-      sheets: {
-        assumptions: assumptions.sheet,
-        estimate: estimate.name,
-        costs: name('Costs'),
-        dashboard: name('Dashboard'),
-      },
-      rowOf: estimate.rowOf,
-      varianceRows,
-      act: actMonths(c).filter(isPlanMonth),
-      revised: [],
-      latest: undefined,
-      costs: { itemRows: [], summaryRow: {} as CostLayout['summaryRow'] },
-      dashboard: {} as DashboardLayout,
-    };
-    layout.latest = layout.act.at(-1);
-    layout.revised = [...revisedMonths(c, new Set(layout.act)).keys()];
-
-    const daily = compileDaily(c.daily, plan.start_year, plan.start_month, name('Daily'));
-    if (daily) {
-      sheets[daily.name] = daily.grid;
-      layout.sheets.daily = daily.name;
-    }
-
-    let view: PeriodSheet = estimate;
-    let actualToDate: PeriodSheet | undefined;
-    if (layout.act.length > 0) {
-      const actual = compileActual(
-        name('Actual'),
-        c,
-        plan.template,
-        assumptions,
-        estimate,
-        start,
-        daily?.sums ?? (() => undefined),
-        inputs,
-      );
-      sheets[actual.name] = actual.grid;
-      view = actual;
-      actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
-      const estimateToDate = compileMasked(
-        name('EstimateToDate'),
-        'Estimate, ACT months only',
-        estimate,
-        rows,
-        layout.act,
-        start,
-      );
-      sheets[actualToDate.name] = actualToDate.grid;
-      sheets[estimateToDate.name] = estimateToDate.grid;
-      sheets[name('Variance')] = compileVariance(
-        varianceRows,
-        actualToDate,
-        estimateToDate,
-        layout.act,
-        estimate.grid[0]?.length ?? 0,
-      );
-      Object.assign(layout.sheets, {
-        actual: actual.name,
-        actualToDate: actualToDate.name,
-        estimateToDate: estimateToDate.name,
-        variance: name('Variance'),
-      });
-    }
-
-    const costs = compileCosts(c.cost_items, estimate, start);
-    sheets[layout.sheets.costs] = costs.grid;
-    layout.costs = costs.layout;
-
-    const dashboard = compileDashboard({ rows, view, estimate, actualToDate, latest: layout.latest, asOfMonth });
-    sheets[layout.sheets.dashboard] = dashboard.grid;
-    layout.dashboard = dashboard.layout;
-    return layout;
+  const context = caseContext(plan, asOfMonth, inputCells);
+  const cases = plan.cases.map((_, i) => {
+    const compiled = compileCase(context, i);
+    Object.assign(sheets, compiled.sheets);
+    names.push({ name: caseRateName(i), expression: `=${a1(1, 1, compiled.layout.sheets.assumptions, true)}` });
+    return compiled.layout;
   });
   return { sheets, names, template: plan.template, asOfMonth, cases, inputCells };
+}
+
+/**
+ * The workbook after edits that touched only the given cases' inputs: those cases compiled again, every other sheet
+ * kept as the same grid object (so `apply` skips it), in the order a full compile gives. The plan's own inputs and its
+ * list of cases must be as `previous` was compiled from.
+ */
+export function recompileCases(previous: CompiledWorkbook, plan: PlanFile, caseIndices: Set<number>): CompiledWorkbook {
+  const inputCells: InputCells = new Map(
+    [...previous.inputCells].filter(([path]) => !caseIndices.has(Number(path.slice(0, path.indexOf('/'))))),
+  );
+  const context = caseContext(plan, previous.asOfMonth, inputCells);
+  const sheets: Record<string, Grid> = { [PLAN_SHEET]: previous.sheets[PLAN_SHEET] ?? [] };
+  const cases = previous.cases.map((layout, i) => {
+    if (caseIndices.has(i)) {
+      const compiled = compileCase(context, i);
+      Object.assign(sheets, compiled.sheets);
+      return compiled.layout;
+    }
+    const own = new Set(Object.values(layout.sheets));
+    for (const name of Object.keys(previous.sheets)) if (own.has(name)) sheets[name] = previous.sheets[name] as Grid;
+    return layout;
+  });
+  return { ...previous, sheets, cases, inputCells };
+}
+
+interface CaseContext {
+  plan: PlanFile;
+  asOfMonth: number;
+  start: { year: number; month: number };
+  rows: RowDef[];
+  varianceRows: RowDef[];
+  inputCells: InputCells;
+}
+
+function caseContext(plan: PlanFile, asOfMonth: number, inputCells: InputCells): CaseContext {
+  const rows = rowsFor(plan.template);
+  const keys = new Set(recordKeys(plan.template));
+  return {
+    plan,
+    asOfMonth,
+    start: { year: plan.start_year, month: plan.start_month },
+    rows,
+    varianceRows: rows.filter((r) => keys.has(r.key)),
+    inputCells,
+  };
+}
+
+/** The sheets of one case, in workbook order, and their layout; its monthly inputs are recorded in `inputCells`. */
+function compileCase(context: CaseContext, i: number): { sheets: Record<string, Grid>; layout: CaseLayout } {
+  const { plan, asOfMonth, start, rows, varianceRows } = context;
+  const c = plan.cases[i];
+  if (!c) throw new RangeError(`the plan has no case ${i}`);
+  const sheets: Record<string, Grid> = {};
+  const name = (part: string) => caseSheetName(i, part);
+  const assumptions = new Assumptions(name('Assumptions'));
+  sheets[assumptions.sheet] = compileAssumptions(c, i);
+  const inputs = { caseIndex: i, cells: context.inputCells };
+  const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start, inputs);
+  sheets[estimate.name] = estimate.grid;
+  const layout: CaseLayout = {
+    index: i,
+    sheets: {
+      assumptions: assumptions.sheet,
+      estimate: estimate.name,
+      costs: name('Costs'),
+      dashboard: name('Dashboard'),
+    },
+    rowOf: estimate.rowOf,
+    varianceRows,
+    act: actMonths(c).filter(isPlanMonth),
+    revised: [],
+    latest: undefined,
+    costs: { itemRows: [], summaryRow: {} as CostLayout['summaryRow'] },
+    dashboard: {} as DashboardLayout,
+  };
+  layout.latest = layout.act.at(-1);
+  layout.revised = [...revisedMonths(c, new Set(layout.act)).keys()];
+
+  const daily = compileDaily(c.daily, plan.start_year, plan.start_month, name('Daily'));
+  if (daily) {
+    sheets[daily.name] = daily.grid;
+    layout.sheets.daily = daily.name;
+  }
+
+  let view: PeriodSheet = estimate;
+  let actualToDate: PeriodSheet | undefined;
+  if (layout.act.length > 0) {
+    const actual = compileActual(
+      name('Actual'),
+      c,
+      plan.template,
+      assumptions,
+      estimate,
+      start,
+      daily?.sums ?? (() => undefined),
+      inputs,
+    );
+    sheets[actual.name] = actual.grid;
+    view = actual;
+    actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
+    const estimateToDate = compileMasked(
+      name('EstimateToDate'),
+      'Estimate, ACT months only',
+      estimate,
+      rows,
+      layout.act,
+      start,
+    );
+    sheets[actualToDate.name] = actualToDate.grid;
+    sheets[estimateToDate.name] = estimateToDate.grid;
+    sheets[name('Variance')] = compileVariance(
+      varianceRows,
+      actualToDate,
+      estimateToDate,
+      layout.act,
+      estimate.grid[0]?.length ?? 0,
+    );
+    Object.assign(layout.sheets, {
+      actual: actual.name,
+      actualToDate: actualToDate.name,
+      estimateToDate: estimateToDate.name,
+      variance: name('Variance'),
+    });
+  }
+
+  const costs = compileCosts(c.cost_items, estimate, start);
+  sheets[layout.sheets.costs] = costs.grid;
+  layout.costs = costs.layout;
+
+  const dashboard = compileDashboard({ rows, view, estimate, actualToDate, latest: layout.latest, asOfMonth });
+  sheets[layout.sheets.dashboard] = dashboard.grid;
+  layout.dashboard = dashboard.layout;
+  return { sheets, layout };
 }
 
 export { comparedPeriods };
