@@ -12,21 +12,10 @@ export const RATE_METRICS = new Set([
   'order_cvr',
   'churn_cvr',
 ]);
-export const RATIO_METRICS = new Set(['ltv_cac', 'burn_multiple']);
+const RATIO_METRICS = new Set(['ltv_cac', 'burn_multiple']);
 
-/** The metric cards below the top row, in the spec's order, per template. */
-export const METRICS_SAAS = [
-  'arpa',
-  'gross_margin',
-  'customers',
-  'ltv_cac',
-  'ltv',
-  'cac',
-  'session',
-  'lead',
-  'lead_cvr',
-  'meeting',
-  'meeting_cvr',
+const LEADING = ['arpa', 'gross_margin', 'customers', 'ltv_cac', 'ltv', 'cac', 'session'];
+const TRAILING = [
   'order',
   'order_cvr',
   'churn',
@@ -35,24 +24,10 @@ export const METRICS_SAAS = [
   'arr_per_employees',
   'revenue_per_employees',
 ];
-export const METRICS_SELF = [
-  'arpa',
-  'gross_margin',
-  'customers',
-  'ltv_cac',
-  'ltv',
-  'cac',
-  'session',
-  'registration',
-  'registration_cvr',
-  'order',
-  'order_cvr',
-  'churn',
-  'churn_cvr',
-  'burn_multiple',
-  'arr_per_employees',
-  'revenue_per_employees',
-];
+
+/** The metric cards below the top row, in the spec's order, per template: the funnel steps differ. */
+export const METRICS_SAAS = [...LEADING, 'lead', 'lead_cvr', 'meeting', 'meeting_cvr', ...TRAILING];
+export const METRICS_SELF = [...LEADING, 'registration', 'registration_cvr', ...TRAILING];
 
 /** A metric's value as the dashboard shows it; a dash where there is none (no actual yet, or a zero divisor). */
 export function formatMetric(name: string, value: number | null): string {
