@@ -48,6 +48,9 @@ export type InputCells = Map<string, InputCell[]>;
 export const inputPath = (caseIndex: number, group: 'cash' | 'actuals', t: number, key: string): string =>
   `${caseIndex}/${group}/${t}/${key}`;
 
+/** The case index an input path (see `inputPath`) belongs to. */
+export const caseOfInputPath = (path: string): number => Number(path.slice(0, path.indexOf('/')));
+
 /** A monthly input as a sheet compiler receives it: its path, its value, and what stands in its cell without it. */
 export interface Input {
   path: string;

@@ -17,7 +17,7 @@ import {
 import { comparedPeriods, compileMasked, compileVariance } from './compare';
 import { type CostLayout, compileCosts } from './costs';
 import { compileDashboard, type DashboardLayout } from './dashboard';
-import { emptyGrid, type Grid, type InputCells, type PeriodSheet, setCell } from './grid';
+import { caseOfInputPath, emptyGrid, type Grid, type InputCells, type PeriodSheet, setCell } from './grid';
 import { actMonths, compileActual, compileEstimate, type DailySums, revisedMonths } from './periodSheets';
 
 export type { Cell, Grid, InputCell, InputCells } from './grid';
@@ -91,7 +91,7 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
  */
 export function recompileCases(previous: CompiledWorkbook, plan: PlanFile, caseIndices: Set<number>): CompiledWorkbook {
   const inputCells: InputCells = new Map(
-    [...previous.inputCells].filter(([path]) => !caseIndices.has(Number(path.slice(0, path.indexOf('/'))))),
+    [...previous.inputCells].filter(([path]) => !caseIndices.has(caseOfInputPath(path))),
   );
   const context = caseContext(plan, previous.asOfMonth, inputCells);
   const sheets: Record<string, Grid> = { [PLAN_SHEET]: previous.sheets[PLAN_SHEET] ?? [] };

@@ -392,16 +392,14 @@ describe('working screens in headless Chromium', () => {
     const warning = page.locator('[data-test="over-budget"]');
     await warning.waitFor();
     expect(await warning.textContent()).toContain('G&A is over budget (Office)');
-    const ga = (await engineOf(stack, owner.token, planId)).costs(0)[0]?.groups.ga;
+    const wb = await engineOf(stack, owner.token, planId);
+    const ga = wb.costs(0)[0]?.groups.ga;
     expect(ga?.over_budget).toBe(true);
     // 999,999 a month over the twelve months of the year; the budget is the estimate's G&A (11% of revenue).
     const summary = page.locator('[data-test="budget-summary"] strong');
     expect(await summary.nth(1).textContent()).toBe('11,999,988');
     expect(await summary.nth(0).textContent()).toBe(formatNumber(ga?.budget));
-    expect(ga?.budget).toBeCloseTo(
-      0.11 * ((await engineOf(stack, owner.token, planId)).revenue(0)[0]?.revenue ?? 0),
-      4,
-    );
+    expect(ga?.budget).toBeCloseTo(0.11 * (wb.revenue(0)[0]?.revenue ?? 0), 4);
     expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
       formatPercent((ga?.budgetary_averages ?? 0) / 100),
     );
