@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-const include = ['engine/src/**/*.test.ts', 'api/src/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx'];
+const include = [
+  'engine/src/**/*.test.ts',
+  'contract/src/**/*.test.ts',
+  'api/src/**/*.test.ts',
+  'web/src/**/*.test.ts',
+  'web/src/**/*.test.tsx',
+  'e2e/**/*.test.ts',
+];
 const timeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
 const postgres = process.env.TEST_DATABASE_URL;
 

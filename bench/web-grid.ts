@@ -9,8 +9,8 @@
  * average. The edit's own work (Enter to the cells' new text, before the paint) is printed beside it.
  */
 import { planForm } from '../api/src/testing/harness';
+import { newPage, startStack } from '../e2e/browser';
 import { TOKEN_KEY } from '../web/src/api/client';
-import { newPage, startStack } from '../web/src/e2e/browser';
 
 const ROUNDS = 25;
 const FRAME_MS = 1000 / 60;

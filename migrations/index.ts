@@ -1,9 +1,19 @@
 import type { Knex } from 'knex';
 import * as initial from './001_initial';
 import * as changeNotifications from './002_change_notifications';
+import * as accountSecurity from './003_account_security';
+import * as throttleCounts from './004_throttle_counts';
+import * as itemVersions from './005_item_versions';
+import * as schemaNotifications from './006_schema_notifications';
+import * as billing from './007_billing';
 
 /** Every migration in order; the API runs them at start through knex's migration source interface. */
 export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
   { name: '001_initial', migration: initial },
   { name: '002_change_notifications', migration: changeNotifications },
+  { name: '003_account_security', migration: accountSecurity },
+  { name: '004_throttle_counts', migration: throttleCounts },
+  { name: '005_item_versions', migration: itemVersions },
+  { name: '006_schema_notifications', migration: schemaNotifications },
+  { name: '007_billing', migration: billing },
 ];

@@ -1,6 +1,7 @@
+import type { Tier } from '@topline/contract';
 import { ConfigError, loadConfig } from './config';
 import { openRuntime } from './runtime';
-import { allowSignup, findUserByEmail, setTier, type Tier } from './services/users';
+import { allowSignup, findUserByEmail, setTier } from './services/users';
 
 const USAGE = `usage:
   npm run admin -- allow EMAIL                                   let EMAIL sign up (they had the live demo)

@@ -2,14 +2,16 @@ import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import { ApiError, type ErrorBody } from '@topline/contract';
 import Koa from 'koa';
+import helmet from 'koa-helmet';
 import serve from 'koa-static';
 import type { Config } from './config';
 import type { Db } from './db';
-import { ApiError } from './errors';
 import type { AppState } from './http/context';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/accounts';
+import { billingRoutes, webhookRawBody } from './routes/billing';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
 import { AccessCache } from './services/accessCache';
@@ -61,6 +63,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   const app = new Koa<AppState>();
   app.proxy = true;
+  // Only the address the nearest proxy saw: a client cannot forge its way past per-client limits with X-Forwarded-For.
+  app.maxIpsCount = 1;
   // A client that hangs up mid-answer is not a server failure.
   app.on('error', (error: { code?: string }) => {
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
@@ -74,19 +78,27 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
         ctx.status = 404;
-        ctx.body = { title: 'Not Found', message: 'no such call' };
+        ctx.body = { title: 'Not Found', message: 'no such call', code: 'not_found' } satisfies ErrorBody;
       }
     } catch (error) {
       if (error instanceof ApiError) {
         ctx.status = error.status;
-        ctx.body = error.body();
+        ctx.body = error.body;
       } else if (isClientError(error)) {
         ctx.status = error.status;
-        ctx.body = { title: error.status === 413 ? 'Payload Too Large' : 'Bad Request', message: error.message };
+        ctx.body = {
+          title: error.status === 413 ? 'Payload Too Large' : 'Bad Request',
+          message: error.message,
+          code: 'invalid',
+        } satisfies ErrorBody;
       } else {
         deps.logger.error(`${ctx.method} ${ctx.path} failed`, error);
         ctx.status = 500;
-        ctx.body = { title: 'Internal Error', message: 'unexpected error occurred, contact the operator' };
+        ctx.body = {
+          title: 'Internal Error',
+          message: 'unexpected error occurred, contact the operator',
+          code: 'internal',
+        } satisfies ErrorBody;
       }
     } finally {
       // Whatever this request wrote is committed by now: nothing kept from before it may answer the next one.
@@ -96,6 +108,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }
   });
 
+  // Before anything that may answer, so that pages, API answers and errors all carry the security headers.
+  app.use(securityHeaders(deps.config));
+  // Stripe signs the webhook's raw bytes: that one body is kept raw, and the JSON parser leaves it alone.
+  app.use(webhookRawBody);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '2mb' }));
 
   const api = new Router<AppState>({ prefix: '/api/v1' });
@@ -104,6 +120,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.body = { data: { ok: true } };
   });
   accountRoutes(api, services);
+  billingRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);
   app.use(api.routes());
@@ -130,6 +147,47 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
   return app;
+}
+
+/**
+ * Security headers on every answer. The Content-Security-Policy allows no inline script: the built web app runs only
+ * its own files and /config.js, which is served above as a script file. What it allows beyond 'self', and why:
+ * - style-src 'unsafe-inline': Plotly and AG Grid inject <style> elements, and React writes style attributes;
+ * - accounts.google.com/gsi: Google Identity Services for "Sign in with Google" (its script, style, frame and calls);
+ * - img-src data: blob: https:: plan icons are data URLs, a chosen icon is previewed from a blob, blog thumbnails and
+ *   customer photos live on other sites; frame-src https:: Home embeds the benchmark charts' pages.
+ * Only the app's own pages may frame it (frame-ancestors 'self', X-Frame-Options SAMEORIGIN): Home embeds the
+ * benchmark pages it serves (/benchmarks/*.html); no other site can. Popups keep their opener, as Google's token
+ * client needs. HSTS and upgrade-insecure-requests only when PUBLIC_URL is https, so that a local run over plain http
+ * keeps working. Not allowed: inline script and eval (zod's eval probe is refused, and zod then parses without it).
+ */
+function securityHeaders(config: Config): Koa.Middleware {
+  const https = new URL(config.PUBLIC_URL).protocol === 'https:';
+  const gis = 'https://accounts.google.com/gsi/';
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", `${gis}client`],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'", `${gis}style`],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", gis],
+        frameSrc: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'sameorigin' },
+  });
 }
 
 /** `window.TOPLINE_CONFIG` for the browser: only public values (a client id, a booking link), never a secret. */

@@ -26,6 +26,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir, APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
   });
 
+  it("checks Google ID tokens against Google's keys unless told otherwise, and leaves Google sign-in off", () => {
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.GOOGLE_CLIENT_ID).toBeUndefined();
+    expect(config.GOOGLE_CERTS_URL).toBe('https://www.googleapis.com/oauth2/v1/certs');
+    expect(loadConfig({ DATA_DIR: dir, GOOGLE_CERTS_URL: 'http://127.0.0.1:9/certs' }).GOOGLE_CERTS_URL).toBe(
+      'http://127.0.0.1:9/certs',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, GOOGLE_CERTS_URL: 'keys' })).toThrow(/GOOGLE_CERTS_URL/);
+  });
+
+  it('leaves billing off and gives new accounts a 14-day trial unless told otherwise', () => {
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.STRIPE_SECRET_KEY).toBeUndefined();
+    expect(config.STRIPE_API_BASE).toBeUndefined();
+    expect(config.TRIAL_DAYS).toBe(14);
+    const set = loadConfig({
+      DATA_DIR: dir,
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_PRICE_TEAM_YEARLY: 'price_team_year',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      TRIAL_DAYS: '0',
+    });
+    expect(set).toMatchObject({
+      STRIPE_PRICE_TEAM_YEARLY: 'price_team_year',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      TRIAL_DAYS: 0,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, STRIPE_API_BASE: 'ftp://stripe' })).toThrow(/STRIPE_API_BASE/);
+    expect(() => loadConfig({ DATA_DIR: dir, TRIAL_DAYS: '-1' })).toThrow(/TRIAL_DAYS/);
+    expect(() => loadConfig({ DATA_DIR: dir, TRIAL_DAYS: 'two weeks' })).toThrow(/TRIAL_DAYS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATA_DIR: dir, SMTP_URL: '', PORT: ' ' }).PORT).toBe(3000);
   });

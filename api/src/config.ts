@@ -13,11 +13,23 @@ export const envSchema = z.object({
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default('Topline <no-reply@topline.local>'),
+  /** Billing through Stripe; unset turns billing off (the billing calls answer 503, tiers come from the admin CLI). */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The signing secret of the webhook endpoint (`whsec_...`); events are refused without it. */
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe's price ids of each plan and interval (`price_...`). */
+  STRIPE_PRICE_BASIC_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_BASIC_YEARLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TEAM_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TEAM_YEARLY: z.string().min(1).optional(),
+  /** A server that speaks Stripe's API (the SDK's protocol, host and port); unset is Stripe. Tests serve their own. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'STRIPE_API_BASE must be an http or https URL' }).optional(),
+  /** Days of the trial a new account starts with; 0 starts new accounts on Free. */
+  TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  GOOGLE_TOKENINFO_URL: z.url().default('https://oauth2.googleapis.com'),
+  /** Google's ID-token signing keys in PEM form (the one google-auth-library reads under Node); tests serve their own. */
+  GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
   /** Where e-mailed links point; unset follows PORT on localhost. */
   PUBLIC_URL: z.url().optional(),
   DEMO_BOOKING_URL: optionalUrl,

@@ -19,7 +19,11 @@ export interface DbOptions {
 }
 
 /** How each open database is reached, for `listenForChanges`. */
-const connections = new WeakMap<Db, { databaseUrl: string } | { pglite: PGlite }>();
+const connections = new WeakMap<Db, ({ databaseUrl: string } | { pglite: PGlite }) & { schema: string }>();
+
+/** Whether a change notification (`schema.table`, migration 006) is about this schema's tables. */
+const ours = (payload: string | undefined, schema: string) =>
+  !payload?.includes('.') || payload.startsWith(`${schema}.`);
 
 /** Opens the database: PostgreSQL through `pg` when a URL is given, else PGlite persisted in a folder. */
 export function openDb(options: DbOptions): Db {
@@ -31,7 +35,7 @@ export function openDb(options: DbOptions): Db {
       pool: { min: 0, max: 10 },
       ...(searchPath ? { searchPath } : {}),
     });
-    connections.set(db, { databaseUrl: options.databaseUrl });
+    connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? 'public' });
     return db;
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
@@ -43,7 +47,7 @@ export function openDb(options: DbOptions): Db {
     connection,
     ...(searchPath ? { searchPath } : {}),
   });
-  connections.set(db, { pglite });
+  connections.set(db, { pglite, schema: options.schema ?? 'public' });
   return db;
 }
 
@@ -63,7 +67,9 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
   const connection = connections.get(db);
   if (!connection) throw new Error('the database was not opened by openDb');
   if ('pglite' in connection) {
-    const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, () => listener.changed());
+    const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) => {
+      if (ours(payload, connection.schema)) listener.changed();
+    });
     return async () => {
       if (!connection.pglite.closed) await unlisten();
     };
@@ -83,7 +89,7 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL) listener.changed();
+      if (message.channel === CHANGES_CHANNEL && ours(message.payload, connection.schema)) listener.changed();
     });
     client = next;
     try {

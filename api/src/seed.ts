@@ -25,7 +25,7 @@ export interface SeedResult {
 
 const DEMO_PLANS = ['actuals-revisions.json', 'three-cases.json', 'selfserve-usd-custom.json'];
 
-export type PlanImporter = (db: Db, ownerId: number, planJson: unknown) => Promise<number>;
+export type PlanImporter = (db: Db, ownerId: number, planJson: unknown, today: Date) => Promise<number>;
 
 /**
  * Fills an empty database (no users yet) with the demo account, the sign-up allow list and the demo plans of
@@ -67,7 +67,7 @@ export async function seedIfEmpty(
     // The demo owns as many plans as its tier allows; the ones with actuals and several cases show the most.
     const preferred = DEMO_PLANS.filter((f) => files.includes(f));
     for (const file of (preferred.length ? preferred : files).slice(0, 3)) {
-      planIds.push(await importPlan(db, user.id, JSON.parse(await readFile(join(plansDir, file), 'utf8'))));
+      planIds.push(await importPlan(db, user.id, JSON.parse(await readFile(join(plansDir, file), 'utf8')), today));
     }
   }
   return { seeded: true, demo, planIds };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { csvFileName, kpiCsv, plCsv } from './csv';
 import { estimateMonths } from './read/monthly';
-import { PLAN_YEARS, PlanFileError } from './schema';
+import { PLAN_YEARS, PlanFileError, parsePlanFile } from './schema';
 import { PlanWorkbook } from './workbook';
 
 const USAGE = `usage:
@@ -32,7 +32,8 @@ function load(file: string | undefined): PlanWorkbook {
   } catch (e) {
     throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
   }
-  return PlanWorkbook.build(json);
+  // A file given to the CLI is read as strictly as an imported one.
+  return PlanWorkbook.build(parsePlanFile(json));
 }
 
 function evaluate(wb: PlanWorkbook): string {

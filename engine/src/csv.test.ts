@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
-import { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
+import { csvFigure, csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv, toCsv } from './csv';
 import { buildFixture, FIXTURES } from './testing';
 
 describe('CSV exports', () => {
@@ -65,6 +65,21 @@ describe('CSV exports', () => {
     expect(rows.find((r) => r[0] === 'session')?.[2]).toBe('340');
     expect(rows.find((r) => r[0] === 'churn_cvr')?.[18]).toBe('3.0%');
     expect(rows.find((r) => r[0] === 'arr')?.[18]).toBe('5000000');
+  });
+
+  it('neutralises text that a spreadsheet would read as a formula, and leaves figures as numbers', () => {
+    const line = (cells: Parameters<typeof toCsv>[0][number]) => toCsv([cells]).slice(1, -2);
+    expect(line(['=HYPERLINK("http://x","y")'])).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(line(['=1+1'])).toBe(`"'=1+1"`);
+    expect(line(['+1+1'])).toBe(`"'+1+1"`);
+    expect(line(['-1+1'])).toBe(`"'-1+1"`);
+    expect(line(['@SUM(A1)'])).toBe(`"'@SUM(A1)"`);
+    expect(line(['\t=1+1'])).toBe(`"'\t=1+1"`);
+    expect(line(['\r=1+1'])).toBe(`"'\r=1+1"`);
+    // Text that is not formula-like is left alone, an inner = included; figures, negative ones too, are not quoted.
+    expect(line(['Base case', 'a=b', 'x, y', csvFigure('-1200'), csvFigure('-3.5%'), csvFigure('')])).toBe(
+      'Base case,a=b,"x, y",-1200,-3.5%,',
+    );
   });
 
   it('names files plan_case_area_yyyyMMdd.csv', () => {

@@ -87,11 +87,33 @@ function round(value: number, decimals: number): number {
   return value < 0 && r !== 0 ? -r : r;
 }
 
-function field(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** A figure as `formatCsvNumber` writes it, kept apart from text so that a negative number stays a number. */
+export interface CsvFigure {
+  readonly figure: string;
 }
 
-function toCsv(rows: string[][]): string {
+/** A CSV cell: text (labels, names) or a figure. */
+export type CsvCell = string | CsvFigure;
+
+export const csvFigure = (figure: string): CsvFigure => ({ figure });
+
+/** Text that a spreadsheet would read as a formula: it starts with =, +, -, @, a tab or a carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell as the CSV writes it, quoted when it holds a quote, comma or line break. Text that a spreadsheet would read
+ * as a formula is neutralised as OWASP recommends for CSV injection: a leading single quote, and always quoted.
+ * Figures are written as they are.
+ */
+function field(cell: CsvCell): string {
+  if (typeof cell !== 'string') return cell.figure;
+  const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+  if (FORMULA_START.test(cell)) return quote(`'${cell}`);
+  return /[",\r\n]/.test(cell) ? quote(cell) : cell;
+}
+
+/** The rows as a CSV file's text: a byte-order mark, CRLF line ends. */
+export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
   return `${BOM}${rows.map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
 }
 
@@ -107,7 +129,7 @@ export function plCsv(wb: PlanWorkbook, caseIndex: number): string {
     f,
     label(key),
     ...years.map((y) =>
-      formatCsvNumber(key, (y as unknown as Record<string, number | null>)[f] ?? null, wb.plan.currency),
+      csvFigure(formatCsvNumber(key, (y as unknown as Record<string, number | null>)[f] ?? null, wb.plan.currency)),
     ),
   ]);
   return toCsv([header, ...body]);
@@ -128,7 +150,7 @@ export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number): strin
   const body = KPI_KEYS[wb.plan.template].map((key) => [
     key,
     label(key),
-    ...columns.map((c) => formatCsvNumber(key, c.values[key] ?? null, wb.plan.currency)),
+    ...columns.map((c) => csvFigure(formatCsvNumber(key, c.values[key] ?? null, wb.plan.currency))),
   ]);
   return toCsv([header, ...body]);
 }
@@ -139,8 +161,8 @@ export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number): strin
  */
 export function revenueCsv(wb: PlanWorkbook, caseIndex: number): string {
   const currency = wb.plan.currency;
-  const n = (key: string, value: number | null) => formatCsvNumber(key, value, currency);
-  const rows: string[][] = [
+  const n = (key: string, value: number | null) => csvFigure(formatCsvNumber(key, value, currency));
+  const rows: CsvCell[][] = [
     ['period', 'month', 'mrr', 'professional_service', 'revenue', 'cumulative_revenue', 'recurring_revenue_rate'],
   ];
   for (const year of wb.revenue(caseIndex)) {

@@ -2,7 +2,7 @@
  * Edits change the workbook in place; afterwards every value must equal a workbook built afresh from the edited plan.
  */
 import { describe, expect, it } from 'vitest';
-import { EditError, type PlanEdit } from './edits';
+import { EditError, type PlanEdit, revisionMonth } from './edits';
 import { CaseReader } from './read/cells';
 import { COMMENT_SECTIONS, PlanFileError } from './schema';
 import { buildFixture, loadFixture } from './testing';
@@ -105,6 +105,24 @@ describe('edits', () => {
     expect(() => wb.apply({ type: 'year', caseIndex: 0, year: 1, key: 'churn_rate', value: 3 })).toThrow(PlanFileError);
     expect(() => wb.apply({ type: 'revise', caseIndex: 0, year: 1, pattern: 'upward' })).toThrow(EditError);
     expect(wb.sheetValues('C1_Estimate')).toEqual(before);
+  });
+
+  it('revises a year from its latest ACT month, and only with a month left after it', () => {
+    // Year 2 holds months 13..24: its latest ACT month is 15, whatever year 1 holds.
+    expect(revisionMonth([1, 2, 12, 13, 15], 2)).toBe(15);
+    expect(revisionMonth(new Set([6, 3]), 1)).toBe(6);
+    expect(revisionMonth([23], 2)).toBe(23);
+    const refusal = (act: number[], year: number) => {
+      try {
+        revisionMonth(act, year);
+      } catch (error) {
+        return error instanceof EditError ? [error.field, error.message] : error;
+      }
+      return undefined;
+    };
+    expect(refusal([1, 2, 3], 2)).toEqual(['year', 'year: year 2 has no actual month to revise from']);
+    expect(refusal([], 1)).toEqual(['year', 'year: year 1 has no actual month to revise from']);
+    expect(refusal([5, 12], 1)).toEqual(['year', 'year: year 1 has no month left to revise']);
   });
 
   it('writes a cash item that moves between numbers straight into its cells, as a fresh build has them', () => {

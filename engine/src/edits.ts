@@ -1,6 +1,7 @@
 /**
  * Edits to a plan's inputs. Each returns a new plan file; the workbook then receives the cells that changed.
  */
+import { actMonths } from './compile/actual';
 import type {
   ActualInputs,
   CashInputs,
@@ -41,13 +42,30 @@ export class EditError extends Error {
   override readonly name = 'EditError';
   constructor(
     readonly field: string,
-    message: string,
+    /** The refusal without the field's name, as a field-level message shows it. */
+    readonly reason: string,
   ) {
-    super(`${field}: ${message}`);
+    super(`${field}: ${reason}`);
   }
 }
 
 type Cases = PlanFile['cases'];
+
+/**
+ * The month L a revision of plan year `year` starts from (MODEL.md section 6): the latest ACT month of that year,
+ * provided a month of the year is left after it.
+ * @param actMonths the case's ACT months (plan month indexes t, any year).
+ * @throws {EditError} on `year` when the year has no ACT month, or when its last month is ACT.
+ */
+export function revisionMonth(actMonths: Iterable<number>, year: number): number {
+  const first = 12 * (year - 1) + 1;
+  const last = 12 * year;
+  const act = [...actMonths].filter((t) => t >= first && t <= last);
+  if (act.length === 0) throw new EditError('year', `year ${year} has no actual month to revise from`);
+  const latest = Math.max(...act);
+  if (latest >= last) throw new EditError('year', `year ${year} has no month left to revise`);
+  return latest;
+}
 
 function withCase(plan: PlanFile, caseIndex: number, change: (c: Cases[number]) => Cases[number]): PlanFile {
   const c = plan.cases[caseIndex];
@@ -113,14 +131,8 @@ function applyEdit(plan: PlanFile, edit: PlanEdit): PlanFile {
       });
     case 'revise':
       return withCase(plan, edit.caseIndex, (c) => {
-        const first = 12 * (edit.year - 1) + 1;
-        const act = Object.entries(c.actuals)
-          .filter(([t, a]) => Number(t) >= first && Number(t) <= 12 * edit.year && (a.status ?? 'ACT') === 'ACT')
-          .map(([t]) => Number(t));
-        if (act.length === 0) throw new EditError('year', `year ${edit.year} has no actual month to revise from`);
-        const latest = Math.max(...act);
-        if (latest >= 12 * edit.year) throw new EditError('year', `year ${edit.year} has no month left to revise`);
-        return { ...c, revisions: { ...c.revisions, [String(edit.year)]: { pattern: edit.pattern, month: latest } } };
+        const month = revisionMonth(actMonths(c), edit.year);
+        return { ...c, revisions: { ...c.revisions, [String(edit.year)]: { pattern: edit.pattern, month } } };
       });
     case 'daily':
       return withCase(plan, edit.caseIndex, (c) => ({

@@ -5,7 +5,7 @@
 export type { CaseLayout, CompiledWorkbook } from './compile';
 export { costGroupOf } from './compile/costs';
 export { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
-export { EditError, type PlanEdit } from './edits';
+export { EditError, type PlanEdit, revisionMonth } from './edits';
 export {
   ALL_PERIODS,
   calendarOf,
@@ -17,26 +17,47 @@ export {
   yearColumn,
   yearOf,
 } from './layout';
-export type { NumberRecord, SpecRow, ViewName } from './read/cells';
-export { VIEWS } from './read/cells';
-export { DASHBOARD_METRICS, type Dashboard, type DashboardSeries } from './read/dashboard';
-export { estimateMonths, type GridColumn, type MonthlyPlYear, type MonthType } from './read/monthly';
+export type { ApplyResult, ReadModelName } from './patch';
+export { type AssumptionValues, assumptions, assumptionValuesSchema } from './read/assumptions';
 export {
-  assumptions,
+  type Broken,
+  brokenSchema,
+  type NumberRecord,
+  numberRecordSchema,
+  type SpecRow,
+  specRowSchema,
+  VIEWS,
+  type ViewName,
+} from './read/cells';
+export {
   type CostGroupYear,
   type CostItemYear,
   type CostYear,
-  type KpiYear,
-  type PlYearRow,
-  type RevenueYear,
-} from './read/plan';
+  costGroupYearSchema,
+  costItemYearSchema,
+  costYearSchema,
+} from './read/costs';
+export {
+  DASHBOARD_METRICS,
+  type Dashboard,
+  type DashboardSeries,
+  dashboardSchema,
+  dashboardSeriesSchema,
+} from './read/dashboard';
+export { type KpiYear, kpiMonthSchema, kpiQuarterSchema, kpiRecordSchema, kpiYearSchema } from './read/kpi';
+export {
+  estimateMonths,
+  type GridColumn,
+  gridColumnSchema,
+  type MonthlyPlYear,
+  type MonthType,
+  monthlyPlYearSchema,
+  monthTypeSchema,
+  type ViewRecords,
+  viewRecordsSchema,
+} from './read/monthly';
+export { type PlYearRow, plYearRowSchema } from './read/pl';
+export { type RevenueYear, revenueMonthSchema, revenueYearSchema } from './read/revenue';
 export { MONEY_KEYS, RATE_KEYS, recordKeys } from './rows';
 export * from './schema';
-export {
-  type ApplyResult,
-  FormulaError,
-  HYPERFORMULA_CONFIG,
-  PlanWorkbook,
-  type ReadModelName,
-  type Value,
-} from './workbook';
+export { type BrokenCell, FormulaError, HYPERFORMULA_CONFIG, PlanWorkbook, type Value } from './workbook';

@@ -27,30 +27,99 @@ export type Template = (typeof TEMPLATES)[number];
 export type Currency = (typeof CURRENCIES)[number];
 export type ModelName = (typeof MODEL_NAMES)[number];
 
-const rate = z.number().finite().min(0).max(10);
-const positiveRate = z.number().finite().gt(0).max(1);
-const money = z.number().finite();
-const count = z.number().finite().min(0);
+/**
+ * Bounds of every stored number (engine/README.md, "Bounds of the stored numbers"). They are wide enough for any
+ * start-up's plan and narrow enough that every figure the workbook derives from them stays a finite number: every
+ * stored number has a largest size and, unless it is zero, a smallest one. Counts are whole and amounts are zero or at
+ * least a cent, so that differences of entered figures are zero or of a size the ratios can divide by. The contract's
+ * request schemas reuse these constants and field schemas.
+ */
+/** The largest amount of money, in the plan's currency, either way (1,000,000,000,000). */
+export const MONEY_MAX = 1e12;
+/** The smallest amount other than zero: a cent. Amounts are zero or at least this in size. */
+export const MONEY_MIN = 0.01;
+/** The smallest target ARR (the plan's and a year's override). */
+export const ARR_MIN = MONEY_MIN;
+/** Monthly revenue per account: at least a cent, at most 1,000,000,000. */
+export const ARPA_MIN = MONEY_MIN;
+export const ARPA_MAX = 1e9;
+/** Counts of a month or a day (sessions, leads, meetings, registrations, orders, churned customers): whole numbers. */
+export const COUNT_MAX = 1e9;
+/** Head count (an override of the plan's, or an actual): a whole number. */
+export const HEADCOUNT_MAX = 1_000_000;
+/** The smallest rate other than zero: 0.01%. Rates that may be zero are zero or at least this. */
+export const RATE_MIN = 0.0001;
+/** Funnel conversion rates and the recurring share of revenue: from 0.01% to 100%. */
+export const FUNNEL_RATE_MIN = RATE_MIN;
+export const FUNNEL_RATE_MAX = 1;
+/** Cost budgets as a share of revenue (COGS, S&M, R&D, G&A): 0, or from 0.01% to 1000%. */
+export const COST_RATE_MAX = 10;
+/** The monthly churn rate: 0, or from 0.01% to 100%. */
+export const CHURN_RATE_MAX = 1;
+/** The upselling step of ARPA within a year: from -99% to +1000%. */
+export const UPSELLING_RATE_MIN = -0.99;
+export const UPSELLING_RATE_MAX = 10;
+/** The case rate and the growth multiples m1..m5: from 0.01 to 100 times. */
+export const MULTIPLE_MIN = 0.01;
+export const MULTIPLE_MAX = 100;
+
+/** An amount of money in the plan's currency: within ±MONEY_MAX, zero or at least MONEY_MIN in size. */
+export const moneySchema = z
+  .number()
+  .min(-MONEY_MAX)
+  .max(MONEY_MAX)
+  .refine((n) => n === 0 || Math.abs(n) >= MONEY_MIN, {
+    message: `must be 0 or at least ${MONEY_MIN} in size`,
+  });
+/** A price or other amount that cannot be negative. */
+export const priceSchema = moneySchema.refine((n) => n >= 0, { message: 'must not be negative' });
+/** A target ARR: from ARR_MIN to MONEY_MAX. */
+export const arrSchema = z.number().min(ARR_MIN).max(MONEY_MAX);
+/** A monthly ARPA: from ARPA_MIN to ARPA_MAX. */
+export const arpaSchema = z.number().min(ARPA_MIN).max(ARPA_MAX);
+/** A count of a month or a day: a whole number from 0 to COUNT_MAX. */
+export const countSchema = z.number().int().min(0).max(COUNT_MAX);
+/** A head count: a whole number from 0 to HEADCOUNT_MAX. */
+export const headcountSchema = z.number().int().min(0).max(HEADCOUNT_MAX);
+/** A funnel conversion rate or the recurring share of revenue, as a fraction. */
+export const funnelRateSchema = z.number().min(FUNNEL_RATE_MIN).max(FUNNEL_RATE_MAX);
+const zeroOrAtLeast = (min: number) => (n: number) => n === 0 || n >= min;
+/** A cost budget as a share of revenue, as a fraction. */
+export const costRateSchema = z
+  .number()
+  .min(0)
+  .max(COST_RATE_MAX)
+  .refine(zeroOrAtLeast(RATE_MIN), { message: `must be 0 or at least ${RATE_MIN}` });
+/** A monthly churn rate, as a fraction. */
+export const churnRateSchema = z
+  .number()
+  .min(0)
+  .max(CHURN_RATE_MAX)
+  .refine(zeroOrAtLeast(RATE_MIN), { message: `must be 0 or at least ${RATE_MIN}` });
+/** An upselling step of ARPA, as a fraction. */
+export const upsellingRateSchema = z.number().min(UPSELLING_RATE_MIN).max(UPSELLING_RATE_MAX);
+/** A case rate or a growth multiple. */
+export const multipleSchema = z.number().min(MULTIPLE_MIN).max(MULTIPLE_MAX);
 
 /** Per-year assumptions a user may set for one case (MODEL.md section 2); unset keys take their defaults. */
 export const yearInputsSchema = z
   .object({
-    arr: z.number().finite().gt(0),
-    arpa: z.number().finite().gt(0),
-    upselling_rate: z.number().finite().min(-0.99).max(10),
+    arr: arrSchema,
+    arpa: arpaSchema,
+    upselling_rate: upsellingRateSchema,
     upselling_month: z.number().int().min(1).max(12),
-    churn_rate: z.number().finite().min(0).max(1),
-    lead_rate: positiveRate,
-    meeting_rate: positiveRate,
-    order_rate: positiveRate,
-    registration_rate: positiveRate,
-    billing_rate: positiveRate,
-    recurring_revenue_rate: positiveRate,
-    cogs_rate: rate,
-    sm_rate: rate,
-    rd_rate: rate,
-    ga_rate: rate,
-    employees: z.number().int().min(0).max(1_000_000),
+    churn_rate: churnRateSchema,
+    lead_rate: funnelRateSchema,
+    meeting_rate: funnelRateSchema,
+    order_rate: funnelRateSchema,
+    registration_rate: funnelRateSchema,
+    billing_rate: funnelRateSchema,
+    recurring_revenue_rate: funnelRateSchema,
+    cogs_rate: costRateSchema,
+    sm_rate: costRateSchema,
+    rd_rate: costRateSchema,
+    ga_rate: costRateSchema,
+    employees: headcountSchema,
   })
   .partial()
   .strict();
@@ -61,11 +130,11 @@ export const YEAR_KEYS = Object.keys(yearInputsSchema.shape) as YearKey[];
 /** Cash-flow items of one month (MODEL.md section 2); beginning_cash_balance replaces the chain where set. */
 export const cashInputsSchema = z
   .object({
-    beginning_cash_balance: money,
-    equity_raised: money,
-    debt_raised: money,
-    debt_payment: money,
-    other: money,
+    beginning_cash_balance: moneySchema,
+    equity_raised: moneySchema,
+    debt_raised: moneySchema,
+    debt_payment: moneySchema,
+    other: moneySchema,
   })
   .partial()
   .strict();
@@ -76,19 +145,19 @@ export const CASH_KEYS = Object.keys(cashInputsSchema.shape) as (keyof CashInput
 export const actualInputsSchema = z
   .object({
     status: z.enum(['ACT', 'EST']),
-    session: count,
-    lead: count,
-    meeting: count,
-    registration: count,
-    order: count,
-    churn: count,
-    arpa: z.number().finite().gt(0),
-    professional_service: money,
-    cogs: money,
-    sm: money,
-    rd: money,
-    ga: money,
-    employees: z.number().int().min(0).max(1_000_000),
+    session: countSchema,
+    lead: countSchema,
+    meeting: countSchema,
+    registration: countSchema,
+    order: countSchema,
+    churn: countSchema,
+    arpa: arpaSchema,
+    professional_service: moneySchema,
+    cogs: moneySchema,
+    sm: moneySchema,
+    rd: moneySchema,
+    ga: moneySchema,
+    employees: headcountSchema,
     ...cashInputsSchema.shape,
   })
   .partial()
@@ -99,10 +168,10 @@ export const ACTUAL_KEYS = Object.keys(actualInputsSchema.shape).filter((k) => k
 
 export const DAILY_METRICS = ['meeting', 'order', 'registration', 'billing'] as const;
 export const dailyInputsSchema = z.object({
-  meeting: count.optional(),
-  order: count.optional(),
-  registration: count.optional(),
-  billing: count.optional(),
+  meeting: countSchema.optional(),
+  order: countSchema.optional(),
+  registration: countSchema.optional(),
+  billing: countSchema.optional(),
 });
 export type DailyInputs = z.infer<typeof dailyInputsSchema>;
 
@@ -125,6 +194,12 @@ export const COST_CATEGORIES: Record<CostGroup, readonly string[]> = {
 };
 export const COST_ITEM_TITLES = COST_GROUPS.flatMap((g) => COST_CATEGORIES[g].map((c) => `${g}_${c}`));
 
+/** Text a database column can hold: no NUL character and no lone UTF-16 surrogate. */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const textSchema = (min: number, max: number) =>
+  z.string().min(min).max(max).refine(isStorableText, { message: 'holds a character that cannot be stored' });
+
 const yearNumber = z.number().int().min(1900).max(2200);
 const monthNumber = z.number().int().min(1).max(12);
 
@@ -134,8 +209,8 @@ export const costItemSchema = z
     item_title: z.string().refine((t) => COST_ITEM_TITLES.includes(t), {
       message: `must be one of ${COST_ITEM_TITLES.join(', ')}`,
     }),
-    item_name: z.string().min(1).max(100),
-    price: z.number().finite().min(0),
+    item_name: textSchema(1, 100),
+    price: priceSchema,
     start_year: yearNumber,
     start_month: monthNumber,
     end_year: yearNumber,
@@ -153,7 +228,7 @@ export const commentSchema = z.object({
   /** Month within the plan year, 1..12. */
   column_name: z.number().int().min(1).max(12),
   section: z.enum(COMMENT_SECTIONS),
-  content: z.string().max(2000),
+  content: textSchema(0, 2000),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -173,15 +248,15 @@ function indexed<T extends z.ZodType>(value: T, min: number, max: number, what: 
 export const modelSchema = z
   .object({
     model_name: z.enum(MODEL_NAMES),
-    model_rate: z.array(z.number().finite().gt(0).max(100)).length(5),
+    model_rate: z.array(multipleSchema).length(5),
   })
   .strict();
 export type GrowthModel = z.infer<typeof modelSchema>;
 
 export const caseSchema = z
   .object({
-    case_name: z.string().min(1).max(50),
-    case_rate: z.number().finite().gt(0).max(100).default(1),
+    case_name: textSchema(1, 50),
+    case_rate: multipleSchema.default(1),
     model: modelSchema.default({ model_name: 't2d3', model_rate: [3, 3, 2, 2, 2] }),
     years: indexed(yearInputsSchema, 1, PLAN_YEARS, 'plan year').default({}),
     cash: indexed(cashInputsSchema, 1, PLAN_MONTHS, 'plan month').default({}),
@@ -200,12 +275,12 @@ export type PlanCaseInput = z.input<typeof caseSchema>;
 
 export const planFileSchema = z
   .object({
-    business_plan_name: z.string().min(1).max(50),
+    business_plan_name: textSchema(1, 50),
     template: z.enum(TEMPLATES),
     currency: z.enum(CURRENCIES),
-    arr: z.number().finite().gt(0),
+    arr: arrSchema,
     period: z.number().int().min(1).max(12).default(12),
-    arpa: z.number().finite().gt(0),
+    arpa: arpaSchema,
     start_year: yearNumber,
     start_month: monthNumber,
     cases: z.array(caseSchema).min(1).max(MAX_CASES),
@@ -213,6 +288,19 @@ export const planFileSchema = z
   .strict()
   .superRefine((plan, ctx) => {
     plan.cases.forEach((c, ci) => {
+      // One memo per column and section of a year: a second would have nowhere to be stored.
+      const memos = new Set<string>();
+      c.comments.forEach((comment, i) => {
+        const key = `${comment.year}/${comment.column_name}/${comment.section}`;
+        if (memos.has(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['cases', ci, 'comments', i],
+            message: `a second memo for year ${comment.year}, column ${comment.column_name}, ${comment.section}`,
+          });
+        }
+        memos.add(key);
+      });
       for (const [y, rev] of Object.entries(c.revisions)) {
         const year = Number(y);
         if (rev.month < 12 * (year - 1) + 1 || rev.month >= 12 * year) {
@@ -228,10 +316,16 @@ export const planFileSchema = z
 export type PlanFile = z.infer<typeof planFileSchema>;
 export type PlanFileInput = z.input<typeof planFileSchema>;
 
+/** A field of a plan file the schema refuses: its path, e.g. `cases.0.years.1.arr`, and why. */
+export interface PlanFileIssue {
+  path: string;
+  message: string;
+}
+
 /** A named, field-level validation failure of a plan file. */
 export class PlanFileError extends Error {
   override readonly name = 'PlanFileError';
-  constructor(readonly issues: { path: string; message: string }[]) {
+  constructor(readonly issues: PlanFileIssue[]) {
     super(issues.map((i) => `${i.path || '(plan)'}: ${i.message}`).join('\n'));
   }
 }
@@ -242,8 +336,135 @@ export class PlanFileError extends Error {
  */
 export function parsePlanFile(input: unknown): PlanFile {
   const result = planFileSchema.safeParse(input);
-  if (!result.success) {
-    throw new PlanFileError(result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-  }
+  if (!result.success) throw planFileError(result.error.issues);
   return result.data;
+}
+
+const planFileError = (issues: readonly z.core.$ZodIssue[]) =>
+  new PlanFileError(issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+
+/**
+ * Where a refused value sits in a plan file being read: a key to delete (and the entry holding it, which goes when it
+ * empties, as an edit drops it), an item to leave out, or a value to keep.
+ */
+type Target =
+  | { parent: Record<string, unknown>; key: string; entry?: { parent: Record<string, unknown>; key: string } }
+  | { list: unknown[]; index: number }
+  | { keep: 'arr' | 'arpa' };
+
+const PASSES = 8;
+
+/**
+ * Reads a stored plan file leniently, so that a plan holding a value outside the bounds (saved before they existed, or
+ * written straight into the database) still opens. Each value the schema refuses is left out: an assumption, a cash
+ * item, an actual, a daily entry, the case rate, the growth model or the period then takes its default, and a cost
+ * item, comment or revision holding it is left out whole. The plan's target ARR and ARPA have no default: a positive
+ * number is kept as it is, and the figures it breaks read as blank (`PlanWorkbook.figure`). Each refused value is
+ * named in `refused`, by its path in `input`.
+ * @throws {PlanFileError} when the plan cannot be read even so: no cases, an unknown template, a start date outside
+ *   the calendar.
+ */
+export function salvagePlanFile(input: unknown): { plan: PlanFile; refused: PlanFileIssue[] } {
+  const first = planFileSchema.safeParse(input);
+  if (first.success) return { plan: first.data, refused: [] };
+  const stored = recordAt(input);
+  if (!stored) throw planFileError(first.error.issues);
+  const draft = structuredClone(stored);
+  const refused = new Map<string, string>();
+  const kept: Partial<Record<'arr' | 'arpa', number>> = {};
+  // Positions in `input` of the items left in each array, so that every path names an item as it was stored.
+  const positions = new Map<unknown[], number[]>();
+  let issues = first.error.issues;
+  for (let pass = 0; pass < PASSES; pass++) {
+    const removals = new Map<unknown[], Set<number>>();
+    let progressed = false;
+    for (const issue of issues) {
+      const target = targetOf(draft, issue.path);
+      if (!target || ('keep' in target && !keepable(draft[target.keep]))) {
+        throw planFileError(issues);
+      }
+      refused.set(storedPath(draft, issue.path, positions), issue.message);
+      progressed = true;
+      if ('keep' in target) {
+        kept[target.keep] = draft[target.keep] as number;
+        // Any valid number stands in while the rest is read; the stored one is put back.
+        draft[target.keep] = target.keep === 'arr' ? MONEY_MAX : ARPA_MAX;
+      } else if ('list' in target) {
+        removals.set(target.list, (removals.get(target.list) ?? new Set()).add(target.index));
+      } else {
+        delete target.parent[target.key];
+        if (target.entry && Object.keys(target.parent).length === 0) delete target.entry.parent[target.entry.key];
+      }
+    }
+    for (const [list, indexes] of removals) {
+      const left = positions.get(list) ?? list.map((_, i) => i);
+      for (const i of [...indexes].sort((a, b) => b - a)) {
+        list.splice(i, 1);
+        left.splice(i, 1);
+      }
+      positions.set(list, left);
+    }
+    const result = planFileSchema.safeParse(draft);
+    if (result.success) {
+      const plan = { ...result.data, ...kept };
+      return { plan, refused: [...refused].map(([path, message]) => ({ path, message })) };
+    }
+    if (!progressed) break;
+    issues = result.error.issues;
+  }
+  throw planFileError(issues);
+}
+
+const keepable = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+const recordAt = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** What to leave out for an issue at `path`, or undefined when nothing can be. */
+function targetOf(draft: Record<string, unknown>, path: readonly PropertyKey[]): Target | undefined {
+  const [top, caseIndex, field, key, leaf] = path;
+  if (path.length === 1 && (top === 'arr' || top === 'arpa')) return { keep: top };
+  if (path.length === 1 && top === 'period') return { parent: draft, key: top };
+  const cases = draft.cases;
+  if (top !== 'cases' || typeof caseIndex !== 'number' || !Array.isArray(cases)) return undefined;
+  const c = recordAt(cases[caseIndex]);
+  if (!c || typeof field !== 'string') return undefined;
+  switch (field) {
+    case 'case_rate':
+    case 'model':
+    case 'colors':
+      return { parent: c, key: field };
+    case 'years':
+    case 'cash':
+    case 'actuals':
+    case 'daily':
+    case 'revisions': {
+      const map = recordAt(c[field]);
+      if (!map || typeof key !== 'string') return { parent: c, key: field };
+      const entry = recordAt(map[key]);
+      return field !== 'revisions' && entry && typeof leaf === 'string'
+        ? { parent: entry, key: leaf, entry: { parent: map, key } }
+        : { parent: map, key };
+    }
+    case 'cost_items':
+    case 'comments': {
+      const list = c[field];
+      if (!Array.isArray(list) || typeof key !== 'number') return { parent: c, key: field };
+      return { list, index: key };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** An issue's path with each array index as it was stored, before items were left out. */
+function storedPath(draft: Record<string, unknown>, path: readonly PropertyKey[], positions: Map<unknown[], number[]>) {
+  let at: unknown = draft;
+  return path
+    .map((part) => {
+      const list = Array.isArray(at) ? at : undefined;
+      at = (at as Record<PropertyKey, unknown> | undefined)?.[part];
+      return list && typeof part === 'number' ? String(positions.get(list)?.[part] ?? part) : String(part);
+    })
+    .join('.');
 }

@@ -1,44 +1,19 @@
 /**
- * PlanWorkbook: one HyperFormula workbook for a plan and all its cases, built in a single `buildFromSheets` call.
- * Edits recompile the plan's inputs and hand the workbook only the cells that differ, in one batch. Two kinds of edit
- * skip most of that: an assumption edit compiles only its case's Assumptions sheet, and a monthly value that only
- * moves from one number to another (a cash item, an actual of an ACT month) is written straight into the cells the
- * compiler recorded for it.
+ * PlanWorkbook: one HyperFormula workbook for a plan and all its cases, built in a single `buildFromSheets` call, and
+ * the read models of it. Edits are applied in place by `patch.ts`, which hands the workbook only the cells that differ.
  */
-import {
-  type CellValue,
-  DetailedCellError,
-  ExportedCellChange,
-  type ExportedChange,
-  HyperFormula,
-  type RawCellContent,
-} from 'hyperformula';
-import {
-  type CaseLayout,
-  type CompiledWorkbook,
-  type CompileOptions,
-  compilePlan,
-  type Grid,
-  type InputCell,
-  inputPath,
-  recompileCases,
-} from './compile';
-import { compileAssumptions } from './compile/assumptions';
-import { applyEdits, type PlanEdit } from './edits';
+import { type CellValue, DetailedCellError, ErrorType, HyperFormula, type RawCellContent } from 'hyperformula';
+import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
+import type { PlanEdit } from './edits';
+import { type ApplyResult, patchWorkbook, type WorkbookState } from './patch';
 import type { ViewName } from './read/cells';
-import { type Dashboard, dashboard } from './read/dashboard';
+import { type CostYear, costs } from './read/costs';
+import { type Dashboard, dashboard, forecastMonths } from './read/dashboard';
+import { type KpiYear, kpi } from './read/kpi';
 import { type GridColumn, type MonthlyPlYear, monthlyGrid, monthlyPl } from './read/monthly';
-import {
-  annualPl,
-  type CostYear,
-  costs,
-  type KpiYear,
-  kpi,
-  type PlYearRow,
-  type RevenueYear,
-  revenue,
-} from './read/plan';
-import { type PlanFile, parsePlanFile } from './schema';
+import { annualPl, type PlYearRow } from './read/pl';
+import { type RevenueYear, revenue } from './read/revenue';
+import { type PlanFile, type PlanFileIssue, salvagePlanFile } from './schema';
 
 export const HYPERFORMULA_CONFIG = {
   licenseKey: 'gpl-v3',
@@ -49,43 +24,41 @@ export const HYPERFORMULA_CONFIG = {
   undoLimit: 0,
 } as const;
 
-/** The read models an edit can change; the API and the web refetch only these. */
-export type ReadModelName = 'pl' | 'kpi' | 'revenue' | 'cost' | 'monthly' | 'dashboard' | 'home' | 'plan';
-
-export interface ApplyResult {
-  /** Read models whose numbers changed, per case index. */
-  changed: { caseIndex: number; models: ReadModelName[] }[];
-  /** Number of cells the workbook received. */
-  cells: number;
-  /**
-   * What was compiled again: nothing (input cells written directly), one Assumptions sheet, the edited cases' sheets,
-   * or the whole plan.
-   */
-  recompiled: 'none' | 'assumptions' | 'cases' | 'plan';
-}
-
-/** A cell value as plain data: numbers, strings, or null for blanks and "" results. */
+/**
+ * A cell value as plain data: numbers, strings, or null for blanks, "" results and figures that could not be computed.
+ */
 export type Value = number | string | null;
 
-/** Thrown when a formula evaluates to an error; names the sheet and cell. */
+/**
+ * Thrown when a formula evaluates to an error that no input can cause (a reference or name the compiler got wrong);
+ * names the sheet and cell. A number that overflows (#NUM!) is not such an error: its figure reads as blank.
+ */
 export class FormulaError extends Error {
   override readonly name = 'FormulaError';
 }
 
+/** A cell whose formula could not be computed. */
+export interface BrokenCell {
+  sheet: string;
+  row: number;
+  column: number;
+}
+
 export class PlanWorkbook {
   private constructor(
-    private hf: HyperFormula,
-    private compiled: CompiledWorkbook,
-    private current: PlanFile,
+    private readonly hf: HyperFormula,
+    private state: WorkbookState,
     private readonly options: CompileOptions,
+    private refusedInputs: PlanFileIssue[],
   ) {}
 
   /**
-   * Builds the workbook of a plan.
-   * @throws {PlanFileError} when the plan file is invalid, naming each field.
+   * Builds the workbook of a plan. A stored value outside the plan file's bounds does not stop it: the value is left
+   * out (`salvagePlanFile`) and named in `refused`, and the read models flag it.
+   * @throws {PlanFileError} when the plan file cannot be read even so, naming each field.
    */
   static build(input: unknown, options: Partial<CompileOptions> = {}): PlanWorkbook {
-    const plan = parsePlanFile(input);
+    const { plan, refused } = salvagePlanFile(input);
     const now = new Date();
     const opts: CompileOptions = { asOf: options.asOf ?? { year: now.getFullYear(), month: now.getMonth() + 1 } };
     const compiled = compilePlan(plan, opts);
@@ -94,50 +67,92 @@ export class PlanWorkbook {
       HYPERFORMULA_CONFIG,
       compiled.names.map((n) => ({ name: n.name, expression: n.expression })),
     );
-    return new PlanWorkbook(hf, compiled, plan, opts);
+    return new PlanWorkbook(hf, { compiled, plan }, opts, refused);
   }
 
   /** The plan's inputs as they stand now (a plan file). */
   get plan(): PlanFile {
-    return this.current;
+    return this.state.plan;
+  }
+
+  /**
+   * The stored inputs the plan file's bounds refused when the workbook was built, by their path in the stored plan
+   * file; the plan holds them no more (their defaults apply), but for the plan's target ARR and ARPA, kept as stored.
+   * An edit that sets such an input again clears it from the list.
+   */
+  get refused(): readonly PlanFileIssue[] {
+    return this.refusedInputs;
   }
 
   get layout(): CompiledWorkbook {
-    return this.compiled;
+    return this.state.compiled;
   }
 
   caseLayout(caseIndex: number): CaseLayout {
-    const c = this.compiled.cases[caseIndex];
+    const c = this.state.compiled.cases[caseIndex];
     if (!c) throw new RangeError(`the plan has no case ${caseIndex}`);
     return c;
   }
 
-  /** The value of one cell (0-based row and column) of a named sheet. */
+  /**
+   * The value of one cell (0-based row and column) of a named sheet; blank (null) where its figure could not be
+   * computed.
+   */
   value(sheet: string, row: number, column: number): Value {
+    return plain(this.cellValue(sheet, row, column), sheet, row, column, null);
+  }
+
+  /**
+   * The figure of one cell as the read models take it: a number, null where the cell is blank or holds text, and NaN
+   * where its formula could not be computed (a number overflowed: HyperFormula's #NUM!). The read models answer NaN
+   * as a blank figure and name it in their `broken` flag.
+   * @throws {FormulaError} on any other formula error.
+   */
+  figure(sheet: string, row: number, column: number): number | null {
+    const v = plain(this.cellValue(sheet, row, column), sheet, row, column, Number.NaN);
+    return typeof v === 'number' ? v : null;
+  }
+
+  /** Every cell, over all sheets, whose formula could not be computed. */
+  brokenCells(): BrokenCell[] {
+    const out: BrokenCell[] = [];
+    for (const sheet of this.sheetNames()) {
+      this.hf.getSheetValues(this.sheetId(sheet)).forEach((row, r) => {
+        row.forEach((v, c) => {
+          if (isBroken(v)) out.push({ sheet, row: r, column: c });
+        });
+      });
+    }
+    return out;
+  }
+
+  private sheetId(sheet: string): number {
     const id = this.hf.getSheetId(sheet);
     if (id === undefined) throw new RangeError(`no sheet ${sheet}`);
-    return plain(this.hf.getCellValue({ sheet: id, row, col: column }), sheet, row, column);
+    return id;
+  }
+
+  private cellValue(sheet: string, row: number, column: number): CellValue {
+    return this.hf.getCellValue({ sheet: this.sheetId(sheet), row, col: column });
   }
 
   /** Formula or constant of one cell, as the exports write it. */
   content(sheet: string, row: number, column: number): Value {
-    const cell = this.compiled.sheets[sheet]?.[row]?.[column];
+    const cell = this.state.compiled.sheets[sheet]?.[row]?.[column];
     return cell ?? null;
   }
 
   /** All values of a sheet as a 2-D array. */
   sheetValues(sheet: string): Value[][] {
-    const id = this.hf.getSheetId(sheet);
-    if (id === undefined) throw new RangeError(`no sheet ${sheet}`);
-    return this.hf.getSheetValues(id).map((row, r) => row.map((v, c) => plain(v, sheet, r, c)));
+    return this.hf.getSheetValues(this.sheetId(sheet)).map((row, r) => row.map((v, c) => plain(v, sheet, r, c, null)));
   }
 
   sheetNames(): string[] {
-    return Object.keys(this.compiled.sheets);
+    return Object.keys(this.state.compiled.sheets);
   }
 
   grid(sheet: string): Grid {
-    const g = this.compiled.sheets[sheet];
+    const g = this.state.compiled.sheets[sheet];
     if (!g) throw new RangeError(`no sheet ${sheet}`);
     return g;
   }
@@ -145,51 +160,14 @@ export class PlanWorkbook {
   /**
    * Applies edits to the plan's inputs and updates the workbook in place, in one batch.
    * @throws {PlanFileError} when the edited plan is invalid; the workbook is then unchanged.
+   * @throws {EditError} when the plan's state does not allow an edit; the workbook is then unchanged.
    */
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
     const list = Array.isArray(edits) ? edits : [edits];
-    const next = parsePlanFile(applyEdits(this.current, list));
-    const writes = this.literalWrites(list, next);
-    if (writes) return this.writeLiterals(writes, next, list);
-    const assumptionsOnly = list.every(isAssumptionEdit);
-    const cases = editedCases(list);
-    const compiled = assumptionsOnly
-      ? this.withAssumptions(next, list)
-      : cases
-        ? recompileCases(this.compiled, next, cases)
-        : compilePlan(next, this.options);
-    const before = this.compiled;
-    let cells = 0;
-    const changes = this.hf.batch(() => {
-      const names = new Map(compiled.names.map((n) => [n.name, n.expression]));
-      for (const n of before.names) if (!names.has(n.name)) this.hf.removeNamedExpression(n.name);
-      for (const name of Object.keys(before.sheets)) {
-        if (!(name in compiled.sheets)) this.hf.removeSheet(this.sheetId(name));
-      }
-      const added = Object.keys(compiled.sheets).filter((name) => !(name in before.sheets));
-      for (const name of added) this.hf.addSheet(name);
-      const old = new Map(before.names.map((n) => [n.name, n.expression]));
-      for (const [name, expression] of names) {
-        if (!old.has(name)) this.hf.addNamedExpression(name, expression);
-        else if (old.get(name) !== expression) this.hf.changeNamedExpression(name, expression);
-      }
-      for (const [name, grid] of Object.entries(compiled.sheets)) {
-        if (added.includes(name)) {
-          this.hf.setSheetContent(this.sheetId(name), grid as RawCellContent[][]);
-          cells += grid.reduce((n, row) => n + row.filter((c) => c !== null).length, 0);
-        } else if (grid !== before.sheets[name]) {
-          cells += this.patchSheet(name, before.sheets[name] ?? [], grid);
-        }
-      }
-    });
-    const changed = this.changedModels(changes, before, compiled, this.current, next, list);
-    this.compiled = compiled;
-    this.current = next;
-    return {
-      changed,
-      cells,
-      recompiled: assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan',
-    };
+    const { state, result } = patchWorkbook(this.hf, this.state, this.options, list);
+    this.state = state;
+    this.refusedInputs = stillRefused(this.refusedInputs, list);
+    return result;
   }
 
   /** The six P&L year rows of a case's estimate. */
@@ -220,7 +198,7 @@ export class PlanWorkbook {
   /** The spec's monthly_pl answer: per year (all six, or the one asked for), every view plus the graph series. */
   monthlyPl(caseIndex: number, year?: number): MonthlyPlYear[] {
     const years = year === undefined ? undefined : [year];
-    return monthlyPl(this, caseIndex, dashboard(this, caseIndex).forecast_monthes, years);
+    return monthlyPl(this, caseIndex, forecastMonths(this, caseIndex), years);
   }
 
   /** Dashboard series, averages, runway and MRR progress. */
@@ -232,179 +210,65 @@ export class PlanWorkbook {
   destroy(): void {
     this.hf.destroy();
   }
-
-  /**
-   * An edit of a case's assumptions (a year's value, the case rate, the growth model) changes only cells of its
-   * Assumptions sheet: every other sheet refers to them. Only that sheet is compiled again.
-   */
-  private withAssumptions(next: PlanFile, edits: PlanEdit[]): CompiledWorkbook {
-    const sheets = { ...this.compiled.sheets };
-    for (const i of new Set(edits.map((e) => ('caseIndex' in e ? e.caseIndex : -1)))) {
-      const c = next.cases[i];
-      const layout = this.compiled.cases[i];
-      if (c && layout) sheets[layout.sheets.assumptions] = compileAssumptions(c, i);
-    }
-    return { ...this.compiled, sheets };
-  }
-
-  /**
-   * The cell writes of edits that change only input literals: cash items and actuals of months already ACT, whose
-   * every recorded cell holds a number before and after (a value, or the number standing in for an absent one).
-   * Undefined when any edit changes more than that (a month turning ACT, a beginning balance replacing the chain,
-   * an entered ARPA replacing the plan's), which then compiles the plan.
-   */
-  private literalWrites(edits: PlanEdit[], next: PlanFile): { cell: InputCell; value: number }[] | undefined {
-    const writes: { cell: InputCell; value: number }[] = [];
-    for (const edit of edits) {
-      if (edit.type !== 'cash' && edit.type !== 'actual') return undefined;
-      const group = edit.type === 'cash' ? 'cash' : 'actuals';
-      if (group === 'actuals' && !this.compiled.cases[edit.caseIndex]?.act.includes(edit.month)) return undefined;
-      const was: Record<string, unknown> = this.current.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
-      const now: Record<string, unknown> = next.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
-      for (const key of Object.keys(edit.values)) {
-        const cells = this.compiled.inputCells.get(inputPath(edit.caseIndex, group, edit.month, key));
-        if (!cells) return undefined;
-        for (const cell of cells) {
-          const before = was[key] ?? cell.fallback;
-          const after = now[key] ?? cell.fallback;
-          if (typeof before !== 'number' || typeof after !== 'number') return undefined;
-          writes.push({ cell, value: after });
-        }
-      }
-    }
-    return writes;
-  }
-
-  /** Writes input literals into the workbook and the compiled sheets (copied where they change), in one batch. */
-  private writeLiterals(writes: { cell: InputCell; value: number }[], next: PlanFile, edits: PlanEdit[]): ApplyResult {
-    const before = this.compiled;
-    const sheets = { ...before.sheets };
-    const copied = new Set<string>();
-    let cells = 0;
-    const changes = this.hf.batch(() => {
-      for (const { cell, value } of writes) {
-        const { sheet, row, column } = cell;
-        if ((sheets[sheet]?.[row]?.[column] ?? null) === value) continue;
-        if (!copied.has(sheet)) {
-          sheets[sheet] = (sheets[sheet] ?? []).slice();
-          copied.add(sheet);
-        }
-        const grid = sheets[sheet] as Grid;
-        if (!copied.has(`${sheet}!${row}`)) {
-          grid[row] = (grid[row] ?? []).slice();
-          copied.add(`${sheet}!${row}`);
-        }
-        (grid[row] as Grid[number])[column] = value;
-        this.hf.setCellContents({ sheet: this.sheetId(sheet), row, col: column }, [[value]]);
-        cells++;
-      }
-    });
-    const compiled: CompiledWorkbook = { ...before, sheets };
-    const changed = this.changedModels(changes, before, compiled, this.current, next, edits);
-    this.compiled = compiled;
-    this.current = next;
-    return { changed, cells, recompiled: 'none' };
-  }
-
-  private sheetId(name: string): number {
-    const id = this.hf.getSheetId(name);
-    if (id === undefined) throw new RangeError(`no sheet ${name}`);
-    return id;
-  }
-
-  private patchSheet(name: string, before: Grid, after: Grid): number {
-    const id = this.sheetId(name);
-    let cells = 0;
-    const rows = Math.max(before.length, after.length);
-    for (let r = 0; r < rows; r++) {
-      const a = before[r] ?? [];
-      const b = after[r] ?? [];
-      const columns = Math.max(a.length, b.length);
-      for (let c = 0; c < columns; c++) {
-        const x = a[c] ?? null;
-        const y = b[c] ?? null;
-        if (x !== y) {
-          this.hf.setCellContents({ sheet: id, row: r, col: c }, [[y]]);
-          cells++;
-        }
-      }
-    }
-    return cells;
-  }
-
-  /** Which read models of which case see a changed value, from HyperFormula's list of changed cells. */
-  private changedModels(
-    changes: ExportedChange[],
-    before: CompiledWorkbook,
-    after: CompiledWorkbook,
-    previous: PlanFile,
-    next: PlanFile,
-    edits: PlanEdit[],
-  ): ApplyResult['changed'] {
-    const sheetIds = new Set<number>();
-    for (const change of changes) if (change instanceof ExportedCellChange) sheetIds.add(change.address.sheet);
-    const changedSheets = new Set<string>();
-    for (const id of sheetIds) {
-      const name = this.hf.getSheetName(id);
-      if (name) changedSheets.add(name);
-    }
-    // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
-    // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
-    const moved = edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
-    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-    return after.cases
-      .map((layout) => {
-        const models = new Set<ReadModelName>();
-        const s = layout.sheets;
-        const hit = (...names: (string | undefined)[]) => names.some((n) => n !== undefined && changedSheets.has(n));
-        if (hit(s.assumptions, s.estimate)) for (const m of ESTIMATE_MODELS) models.add(m);
-        if (hit(s.actual, s.actualToDate, s.estimateToDate, s.variance)) models.add('monthly').add('dashboard');
-        if (hit(s.costs)) models.add('cost');
-        if (hit(s.daily)) models.add('home').add('monthly');
-        if (hit(s.dashboard)) models.add('dashboard');
-        const was = previous.cases[layout.index];
-        const now = next.cases[layout.index];
-        if (!before.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
-        const ofCase = edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
-        const commented = moved || ofCase.some((e) => e.type === 'comment');
-        if (commented && !same(was?.comments, now?.comments)) models.add('monthly');
-        const months = moved
-          ? undefined
-          : ofCase.flatMap((e) => (e.type === 'actual' || e.type === 'reverse' ? [String(e.month)] : []));
-        const actualsMoved = months
-          ? months.some((t) => !same(was?.actuals[t], now?.actuals[t]))
-          : !same(was?.actuals, now?.actuals);
-        if (actualsMoved) models.add('monthly').add('dashboard');
-        return { caseIndex: layout.index, models: [...models] };
-      })
-      .filter((c) => c.models.length > 0);
-  }
 }
 
-/**
- * The cases whose inputs the edits change, when each edit stays within one case; undefined when any edit changes the
- * plan itself or its list of cases (which renumbers their sheets).
- */
-function editedCases(edits: PlanEdit[]): Set<number> | undefined {
-  const cases = new Set<number>();
-  for (const edit of edits) {
-    if (edit.type === 'plan' || edit.type === 'addCase' || edit.type === 'deleteCase') return undefined;
-    cases.add(edit.caseIndex);
-  }
-  return cases;
-}
+/** A number that overflowed (or another #NUM!): a figure its inputs break, never the compiler's mistake. */
+const isBroken = (v: CellValue) => v instanceof DetailedCellError && v.type === ErrorType.NUM;
 
-function isAssumptionEdit(edit: PlanEdit): boolean {
-  return edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
-}
-
-const ESTIMATE_MODELS: ReadModelName[] = ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'];
-
-function plain(v: CellValue, sheet: string, row: number, column: number): Value {
+function plain(v: CellValue, sheet: string, row: number, column: number, broken: number | null): Value {
+  if (isBroken(v)) return broken;
   if (v instanceof DetailedCellError) {
     throw new FormulaError(`${sheet} row ${row + 1} column ${column + 1}: ${v.type} ${v.message}`);
   }
   if (v === null || v === '') return null;
   if (typeof v === 'boolean') return v ? 1 : 0;
   return v;
+}
+
+/**
+ * The refused inputs still missing after edits: an edit that sets an input (or the whole growth model, a case rate,
+ * a plan-level value) clears it, and deleting a case drops its inputs and renumbers those of the cases after it.
+ */
+function stillRefused(refused: PlanFileIssue[], edits: PlanEdit[]): PlanFileIssue[] {
+  let left = refused;
+  for (const edit of edits) {
+    if (left.length === 0) return left;
+    if (edit.type === 'deleteCase') {
+      left = left.flatMap((issue) => {
+        const [top, index, ...rest] = issue.path.split('.');
+        const i = Number(index);
+        if (top !== 'cases' || i < edit.caseIndex) return [issue];
+        return i === edit.caseIndex ? [] : [{ ...issue, path: ['cases', i - 1, ...rest].join('.') }];
+      });
+      continue;
+    }
+    const set = setPaths(edit);
+    left = left.filter((issue) => !set.some((path) => issue.path === path || issue.path.startsWith(`${path}.`)));
+  }
+  return left;
+}
+
+/** Paths of the plan file an edit sets. */
+function setPaths(edit: PlanEdit): string[] {
+  const of = (caseIndex: number, ...parts: (string | number)[]) => ['cases', caseIndex, ...parts].join('.');
+  switch (edit.type) {
+    case 'plan':
+      return Object.keys(edit.values);
+    case 'year':
+      return [of(edit.caseIndex, 'years', edit.year, edit.key)];
+    case 'caseRate':
+      return [of(edit.caseIndex, 'case_rate')];
+    case 'model':
+      return [of(edit.caseIndex, 'model')];
+    case 'cash':
+      return Object.keys(edit.values).map((key) => of(edit.caseIndex, 'cash', edit.month, key));
+    case 'actual':
+      return Object.keys(edit.values).map((key) => of(edit.caseIndex, 'actuals', edit.month, key));
+    case 'daily':
+      return [of(edit.caseIndex, 'daily', edit.date, edit.metric)];
+    case 'revise':
+      return [of(edit.caseIndex, 'revisions', edit.year)];
+    default:
+      return [];
+  }
 }

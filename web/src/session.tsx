@@ -1,11 +1,13 @@
+import type { MeAnswer, PlanListItem, UserView } from '@topline/contract';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { ApiError, api, clearToken, getToken } from './api/client';
-import type { BusinessPlanItem, Me, User } from './api/types';
+
+type Me = MeAnswer['data'];
 
 /** The signed-in user and their business plans, read from GET /user/me and refreshed on demand. */
 export interface Session {
-  user: User | null;
-  plans: BusinessPlanItem[];
+  user: UserView | null;
+  plans: PlanListItem[];
   loaded: boolean;
   /** The last read of the session failed on the server's side (not a sign-out). */
   failed: boolean;
@@ -27,13 +29,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return null;
     }
     try {
-      const answer = await api.get<Me>('/user/me', { quiet: true });
+      const answer = await api.get('/user/me', { quiet: true });
       setMe(answer.data);
       setFailed(false);
       return answer.data;
     } catch (error) {
       setMe(null);
-      setFailed(error instanceof ApiError && error.kind !== 'unauthorized');
+      setFailed(error instanceof ApiError && error.code !== 'unauthorized');
       return null;
     } finally {
       setLoaded(true);
@@ -64,7 +66,7 @@ export function useSession(): Session {
 }
 
 /** Where a user goes after signing in: the first owned plan's P&L, else Create. */
-export function landingPathFor(plans: readonly BusinessPlanItem[]): string {
+export function landingPathFor(plans: readonly PlanListItem[]): string {
   const owned = plans.find((plan) => plan.is_owner);
   return owned ? `/business-plans/${owned.business_plan_id}/pl` : '/create';
 }

@@ -1,6 +1,6 @@
+import { unauthorized } from '@topline/contract';
 import type { Next } from 'koa';
 import type { Services } from '../app';
-import { unauthorized } from '../errors';
 import { findUserById } from '../services/users';
 import type { AppContext } from './context';
 

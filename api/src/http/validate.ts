@@ -1,5 +1,5 @@
+import { badRequest } from '@topline/contract';
 import type { z } from 'zod';
-import { badRequest } from '../errors';
 
 /**
  * Parses a request payload; on failure throws a 400 whose `errors` holds one message per wire field.
@@ -10,7 +10,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   if (result.success) return result.data;
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    const at = issue.path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      // Refused by name: a misspelt or unexpected field is never silently dropped.
+      for (const key of issue.keys) errors[at ? `${at}.${key}` : key] = `${key} is not a field of this request`;
+      continue;
+    }
+    const field = at || 'body';
     if (!(field in errors)) errors[field] = messageFor(field, issue);
   }
   throw badRequest(errors);

@@ -1,20 +1,8 @@
 import type Router from '@koa/router';
+import { tooManyRequests, unauthorized, unavailable } from '@topline/contract';
 import type { Services } from '../app';
-import {
-  emailSigninRequest,
-  emailSignupRequest,
-  googleAuthRequest,
-  passwordApplyRequest,
-  passwordSetRequest,
-  passwordVerifyRequest,
-  profileEditRequest,
-  signupAuthRequest,
-} from '../contract/accounts';
-import { billingAnswer, meAnswer, signupAuthAnswer } from '../contract/answers';
-import { ApiError, unauthorized } from '../errors';
-import { requireUser } from '../http/auth';
-import { type AppContext, type AppState, currentUser } from '../http/context';
-import { parseInput } from '../http/validate';
+import type { AppContext, AppState } from '../http/context';
+import { handle } from '../http/route';
 import {
   applyPasswordReset,
   demoRequired,
@@ -25,143 +13,110 @@ import {
   signupStatus,
   signupWithEmail,
 } from '../services/accounts';
+import { GoogleSignin } from '../services/google';
 import { editProfile, meView } from '../services/profile';
-import { Throttle } from '../services/throttle';
-import { normalizeEmail, type UserRow } from '../services/users';
+import { LIMITS, Throttle, type Verdict } from '../services/throttle';
+import { normalizeEmail, signOut, type UserRow } from '../services/users';
 
-/** Accounts: product-and-account.md section 7, without billing. */
+/** Accounts: product-and-account.md section 7; billing is `billing.ts`. */
 export function accountRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
-  const auth = requireUser(services);
-  // At most 10 failed sign-ins per address and 5 reset mails per address in 15 minutes.
-  const failedSignins = new Throttle(10, 15 * 60_000);
-  const resetMails = new Throttle(5, 15 * 60_000);
-  const tooMany = (retryAfterSeconds: number) =>
-    new ApiError(
-      429,
-      'Too Many Requests',
-      `too many attempts; try again in ${Math.ceil(retryAfterSeconds / 60)} minutes`,
-    );
+  const throttle = new Throttle(db, services.now);
+  /** 429 with Retry-After; `throttle.ts` has the limits and why. */
+  const tooMany = (ctx: AppContext, verdict: Verdict & { allowed: false }) => {
+    ctx.set('Retry-After', String(verdict.retryAfterSeconds));
+    const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+    return tooManyRequests(`too many attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  };
+
+  const newTrial = () => ({ days: services.config.TRIAL_DAYS, today: services.now() });
 
   const answerToken = async (ctx: AppContext, user: UserRow) => {
     const token = await services.tokens.issue(user);
     ctx.set('App-Token', token);
-    ctx.body = { app_token: token, data: { app_token: token } };
+    return { app_token: token, data: { app_token: token } };
   };
 
-  router.post('/users/email-signup-auth', async (ctx) => {
-    const { email } = parseInput(signupAuthRequest, ctx.request.body);
-    ctx.body = signupAuthAnswer.parse({ data: { status_code: await signupStatus(db, email) } });
+  handle(router, services, 'signupAuth', async ({ ctx, input }) => {
+    const verdict = await throttle.take([LIMITS.lookupPerClient, ctx.ip]);
+    if (!verdict.allowed) throw tooMany(ctx, verdict);
+    return { data: { status_code: await signupStatus(db, input.email) } };
   });
 
-  router.post('/users/email-signup', async (ctx) => {
-    const input = parseInput(emailSignupRequest, ctx.request.body);
-    const user = await signupWithEmail(db, input.email, input.password);
-    ctx.status = 201;
-    await answerToken(ctx, user);
-  });
+  handle(router, services, 'emailSignup', async ({ ctx, input }) =>
+    answerToken(ctx, await signupWithEmail(db, input.email, input.password, newTrial())),
+  );
 
-  router.post('/users/email-signin', async (ctx) => {
-    const input = parseInput(emailSigninRequest, ctx.request.body);
-    const key = normalizeEmail(input.email);
-    const now = services.now().getTime();
-    const gate = failedSignins.check(key, now);
-    if (!gate.allowed) throw tooMany(gate.retryAfterSeconds);
+  handle(router, services, 'emailSignin', async ({ ctx, input }) => {
+    const account = normalizeEmail(input.email);
+    const verdict = await throttle.take([LIMITS.signinPerAccount, account], [LIMITS.signinPerClient, ctx.ip]);
+    if (!verdict.allowed) throw tooMany(ctx, verdict);
     const user = await signinWithEmail(db, input.email, input.password);
-    if (user) failedSignins.clear(key);
-    else failedSignins.record(key, now);
     if (!user) {
       ctx.status = 209;
-      ctx.body = { title: 'Login failed', message: 'login failed, check your input' };
-      return;
+      return { title: 'Login failed', message: 'login failed, check your input' };
     }
-    await answerToken(ctx, user);
+    await throttle.clear(LIMITS.signinPerAccount, account);
+    await throttle.giveBack(LIMITS.signinPerClient, ctx.ip);
+    return answerToken(ctx, user);
   });
 
-  router.post('/user/google-auth', async (ctx) => {
-    const { access_token } = parseInput(googleAuthRequest, ctx.request.body);
-    const result = await signinWithGoogle(db, access_token, {
-      tokenInfoUrl: services.config.GOOGLE_TOKENINFO_URL,
-      clientId: services.config.GOOGLE_CLIENT_ID,
-    });
-    if (result.kind === 'invalid_token') throw unauthorized();
+  const { GOOGLE_CLIENT_ID, GOOGLE_CERTS_URL } = services.config;
+  const google = GOOGLE_CLIENT_ID ? new GoogleSignin(GOOGLE_CLIENT_ID, GOOGLE_CERTS_URL) : null;
+
+  handle(router, services, 'googleAuth', async ({ ctx, input }) => {
+    // Without a client id no token can be checked against this app: Google sign-in is off, and says so.
+    if (!google) throw unavailable('Google sign-in is not configured');
+    const identity = await google.identity(input.credential);
+    if (!identity) throw unauthorized();
+    const result = await signinWithGoogle(db, identity, newTrial());
     if (result.kind === 'demo_required') {
-      const error = demoRequired();
       ctx.status = 209;
-      ctx.body = { title: error.title, message: error.message };
-      return;
+      const { title, message } = demoRequired().body;
+      return { title, message };
     }
     if (result.kind === 'email_user') {
       ctx.status = 210;
-      ctx.body = { title: 'Email login user', message: 'this user is an email login user' };
-      return;
+      return { title: 'Email login user', message: 'this user is an email login user' };
     }
-    await answerToken(ctx, result.user);
+    return answerToken(ctx, result.user);
   });
 
-  router.post('/users/password/apply', async (ctx) => {
-    const { email } = parseInput(passwordApplyRequest, ctx.request.body);
-    const now = services.now().getTime();
-    const gate = resetMails.check(normalizeEmail(email), now);
-    if (!gate.allowed) throw tooMany(gate.retryAfterSeconds);
-    resetMails.record(normalizeEmail(email), now);
-    await applyPasswordReset(db, services.mailer, email, {
+  handle(router, services, 'passwordApply', async ({ ctx, input }) => {
+    // Not the sign-in counts: an account locked out by wrong passwords can still ask for a link.
+    const verdict = await throttle.take(
+      [LIMITS.resetMailPerAccount, normalizeEmail(input.email)],
+      [LIMITS.resetMailPerClient, ctx.ip],
+    );
+    if (!verdict.allowed) throw tooMany(ctx, verdict);
+    await applyPasswordReset(db, services.mailer, input.email, {
       publicUrl: services.config.PUBLIC_URL,
       ttlMinutes: services.config.PASSWORD_RESET_TTL_MINUTES,
       now: services.now(),
     });
-    ctx.body = {
-      title: 'Success',
-      message: 'if the address has an account, a password reset link has been sent to it',
-    };
+    return { title: 'Success', message: 'if the address has an account, a password reset link has been sent to it' };
   });
 
-  router.post('/users/password/verify', async (ctx) => {
-    const { token } = parseInput(passwordVerifyRequest, ctx.request.body);
-    ctx.body = { data: { valid: await resetTokenIsValid(db, token, services.now()) } };
+  handle(router, services, 'passwordVerify', async ({ input }) => ({
+    data: { valid: await resetTokenIsValid(db, input.token, services.now()) },
+  }));
+
+  handle(router, services, 'passwordSet', async ({ input }) => {
+    const email = await setPasswordWithToken(db, input.token, input.password, services.now());
+    // The owner proved they hold the mailbox: wrong guesses by anyone before no longer keep them out.
+    await throttle.clear(LIMITS.signinPerAccount, email);
+    return { title: 'Success', message: 'the password has been reset; sign in with the new password' };
   });
 
-  router.post('/users/password/set', async (ctx) => {
-    const input = parseInput(passwordSetRequest, ctx.request.body);
-    await setPasswordWithToken(db, input.token, input.password, services.now());
-    ctx.body = { title: 'Success', message: 'the password has been reset; sign in with the new password' };
+  handle(router, services, 'signout', async ({ user }) => {
+    await signOut(db, user.id);
+    return { title: 'Success', message: 'signed out' };
   });
 
-  router.post('/user/signout', auth, async (ctx) => {
-    const user = currentUser(ctx);
-    await db('users')
-      .where({ id: user.id })
-      .update({ token_version: db.raw('token_version + 1') });
-    ctx.body = { title: 'Success', message: 'signed out' };
-  });
+  handle(router, services, 'me', async ({ user }) => ({ data: await meView(db, user, services.now()) }));
 
-  router.get('/user/me', auth, async (ctx) => {
-    ctx.body = meAnswer.parse({ data: await meView(db, currentUser(ctx), services.now()) });
-  });
-
-  // Billing runs through Stripe in a later step; until then the plan tab reads what the database holds.
-  router.get('/billing/retrieve', auth, async (ctx) => {
-    const user = currentUser(ctx);
-    const subscription = await db('subscriptions').where({ user_id: user.id }).first();
-    const invoices = await db('invoices').where({ user_id: user.id }).orderBy('created_at', 'desc');
-    ctx.body = billingAnswer.parse({
-      data: {
-        invoice: {
-          plan: subscription
-            ? { status: subscription.status, current_period_end: subscription.current_period_end ?? null }
-            : null,
-          last4: null,
-          exp_year: null,
-          exp_month: null,
-          invoice_list: invoices.map((i) => ({ url: i.url, created_at: i.created_at, price: Number(i.price) })),
-        },
-      },
-    });
-  });
-
-  router.post('/user/edit', auth, async (ctx) => {
-    const input = parseInput(profileEditRequest, ctx.request.body);
-    await editProfile(db, currentUser(ctx), input);
-    ctx.body = { title: 'Success', message: 'profile computed' };
+  handle(router, services, 'profileEdit', async ({ user, input }) => {
+    await editProfile(db, user, input);
+    return { title: 'Success', message: 'profile saved' };
   });
 }

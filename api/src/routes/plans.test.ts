@@ -113,7 +113,7 @@ describe('business plan create', () => {
       for (let i = 0; i < limit; i++) await createPlan(token);
       const over = await api.call('POST', '/business-plan/create', { token, form: planForm() });
       expect(over.status).toBe(403);
-      expect(over.body).toMatchObject({ title: 'Upgrade required', reason: 'tier_lock' });
+      expect(over.body).toMatchObject({ title: 'Upgrade required', code: 'tier_lock' });
       const me = await api.call('GET', '/user/me', { token });
       expect(me.body.data.user.plan.can_create_plan).toBe(false);
     }
@@ -354,7 +354,7 @@ describe('members', () => {
       body: { business_plan_id: freePlan, email: 'v@example.com', ...roles('can_view') },
     });
     expect(freeAdd.status).toBe(403);
-    expect(freeAdd.body.reason).toBe('tier_lock');
+    expect(freeAdd.body.code).toBe('tier_lock');
 
     const basic = await api.user('basic-owner@example.com', 'basic');
     const basicPlan = await createPlan(basic.token);
@@ -370,7 +370,7 @@ describe('members', () => {
       body: { business_plan_id: basicPlan, email: 'editor@example.com', ...roles('can_view'), kpi: 'can_edit' },
     });
     expect(basicEditor.status).toBe(403);
-    expect(basicEditor.body.reason).toBe('tier_lock');
+    expect(basicEditor.body.code).toBe('tier_lock');
 
     const team = await api.user('team-limit@example.com', 'team');
     const teamPlan = await createPlan(team.token);
@@ -446,6 +446,6 @@ describe('plan file import', () => {
     await api.call('POST', '/business-plan/import', { token, body: { plan: file.body.data.plan } });
     const over = await api.call('POST', '/business-plan/import', { token, body: { plan: file.body.data.plan } });
     expect(over.status).toBe(403);
-    expect(over.body.reason).toBe('tier_lock');
+    expect(over.body.code).toBe('tier_lock');
   });
 });

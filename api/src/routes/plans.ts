@@ -1,44 +1,14 @@
 import multer from '@koa/multer';
 import type Router from '@koa/router';
+import { AREAS, type Area, badRequest, type Roles } from '@topline/contract';
 import type { Next } from 'koa';
 import type { Services } from '../app';
-import { memberListAnswer } from '../contract/answers';
-import {
-  caseCreateRequest,
-  caseEditRequest,
-  caseRenameRequest,
-  caseScoped,
-  memberDeleteRequest,
-  memberRequest,
-  modelEditRequest,
-  planCreateRequest,
-  planEditRequest,
-  planScoped,
-  plColorRequest,
-  revenueEditRequest,
-  themeColorRequest,
-  YEAR_KEY_AREAS,
-  type YearKey,
-} from '../contract/plans';
-import { badRequest, tierLock } from '../errors';
-import { requireToken, requireUser } from '../http/auth';
-import { type AppContext, type AppState, currentUser } from '../http/context';
-import { parseInput } from '../http/validate';
-import {
-  AREAS,
-  type Area,
-  loadSignedInFacts,
-  type PlanAccess,
-  planAccess,
-  type Roles,
-  requireOwner,
-  requireScope,
-  signedInAccess,
-} from '../services/access';
+import type { AppContext, AppState } from '../http/context';
+import { handle } from '../http/route';
+import { resendInvitation, sendInvitation } from '../services/invitations';
 import { addMember, deleteMember, editMember, memberList } from '../services/members';
 import { importPlanFile } from '../services/planFile';
 import {
-  canCreatePlan,
   checkIcon,
   createCase,
   createPlan,
@@ -52,22 +22,6 @@ import {
   setPlanColors,
   setThemeColor,
 } from '../services/plans';
-
-/** Loads the plan for the signed-in caller (404 for anyone who may not see it). */
-export async function planFor(services: Services, ctx: AppContext, planId: number): Promise<PlanAccess> {
-  let access: PlanAccess;
-  const claims = ctx.state.claims;
-  if (!ctx.state.user && claims) {
-    const loaded = await services.accessCache.get(claims.userId, planId, () =>
-      loadSignedInFacts(services.db, claims.userId, planId),
-    );
-    const signedIn = signedInAccess(loaded, claims, services.now());
-    ctx.state.user = signedIn.user;
-    access = signedIn.access;
-  } else access = await planAccess(services.db, currentUser(ctx), planId, services.now());
-  access.changed = (version, edits) => services.workbooks.advance(planId, version, edits);
-  return access;
-}
 
 /** Multipart with an optional `business_plan_icon` file; over-large files become a 400 on that field. */
 function iconUpload() {
@@ -101,141 +55,100 @@ const rolesFrom = (input: Record<Area, Roles[Area]>): Roles =>
 /** Plans, cases, models, colours and members (working-screens.md section 7). */
 export function planRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
-  const auth = requireUser(services);
-  // Plan-scoped calls verify the token here and load the user with the plan in one query.
-  const token = requireToken(services);
+  const icon = { before: [iconUpload()] };
 
-  router.post('/business-plan/create', auth, iconUpload(), async (ctx) => {
-    const input = parseInput(planCreateRequest(services.now()), ctx.request.body);
-    const icon = uploadedIcon(ctx);
-    const planId = await createPlan(db, currentUser(ctx), input, icon, services.now());
-    ctx.status = 201;
-    ctx.body = { data: { business_plan_id: planId } };
-  });
+  handle(
+    router,
+    services,
+    'planCreate',
+    async ({ ctx, user, input }) => ({
+      data: { business_plan_id: await createPlan(db, user, input, uploadedIcon(ctx), services.now()) },
+    }),
+    icon,
+  );
 
-  // A plan file (MODEL.md section 9), e.g. one downloaded from /business-plan/file, becomes a new plan of the caller.
-  router.post('/business-plan/import', auth, async (ctx) => {
-    const user = currentUser(ctx);
-    if (!(await canCreatePlan(db, user.id, services.now()))) throw tierLock('another business plan');
-    const body = ctx.request.body as { plan?: unknown } | undefined;
-    const planId = await importPlanFile(db, user.id, body?.plan ?? body);
-    ctx.status = 201;
-    ctx.body = { data: { business_plan_id: planId } };
-  });
+  handle(router, services, 'planImport', async ({ user, input }) => ({
+    data: { business_plan_id: await importPlanFile(db, user.id, input.plan, services.now()) },
+  }));
 
-  router.post('/business-plan/edit', token, iconUpload(), async (ctx) => {
-    const input = parseInput(planEditRequest(services.now()), ctx.request.body);
-    const icon = uploadedIcon(ctx);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    const changes = { name: input.business_plan_name, start_year: input.start_year, start_month: input.start_month };
-    await editPlan(db, access, currentUser(ctx).id, changes, icon);
-    ctx.body = { title: 'Success', message: 'business plan information updated' };
-  });
+  handle(
+    router,
+    services,
+    'planEdit',
+    async ({ ctx, user, access, input }) => {
+      const changes = { name: input.business_plan_name, start_year: input.start_year, start_month: input.start_month };
+      await editPlan(db, access, user.id, changes, uploadedIcon(ctx));
+      return { title: 'Success', message: 'business plan information updated' };
+    },
+    icon,
+  );
 
-  router.post('/business-plan/delete', token, async (ctx) => {
-    const input = parseInput(planScoped, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    await deletePlan(db, access, currentUser(ctx).id);
+  handle(router, services, 'planDelete', async ({ user, access }) => {
+    await deletePlan(db, access, user.id);
     services.workbooks.drop(access.plan.id);
-    ctx.body = { title: 'Success', message: 'the business plan was deleted' };
+    return { title: 'Success', message: 'the business plan was deleted' };
   });
 
-  router.post('/business-plan/theme-color', token, async (ctx) => {
-    const input = parseInput(themeColorRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
+  handle(router, services, 'themeColor', async ({ access, input }) => {
     await setThemeColor(db, access, input.theme_color);
-    ctx.body = { title: 'Success', message: 'theme colour saved' };
+    return { title: 'Success', message: 'theme colour saved' };
   });
 
-  router.post('/pl/color', token, async (ctx) => {
-    const input = parseInput(plColorRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'pl', 'write');
+  handle(router, services, 'plColor', async ({ access, input }) => {
     await setPlanColors(db, access, input.colors);
-    ctx.status = 201;
-    ctx.body = { title: 'Success', message: 'colours saved' };
+    return { title: 'Success', message: 'colours saved' };
   });
 
-  router.post('/case/create', token, async (ctx) => {
-    const input = parseInput(caseCreateRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'pl', 'write');
-    const caseId = await createCase(db, access, input.case_name, input.case_rate);
-    ctx.body = { data: { new_case_id: caseId } };
-  });
+  handle(router, services, 'caseCreate', async ({ access, input }) => ({
+    data: { new_case_id: await createCase(db, access, input.case_name, input.case_rate) },
+  }));
 
-  router.post('/case/delete', token, async (ctx) => {
-    const input = parseInput(caseScoped, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'pl', 'write');
+  handle(router, services, 'caseDelete', async ({ access, input }) => {
     await deleteCase(db, access, input.case_id);
-    ctx.body = { title: 'Success', message: 'the case was deleted' };
+    return { title: 'Success', message: 'the case was deleted' };
   });
 
-  router.post('/casename/edit', token, async (ctx) => {
-    const input = parseInput(caseRenameRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'pl', 'write');
+  handle(router, services, 'caseRename', async ({ access, input }) => {
     await renameCase(db, access, input.case_id, input.case_name);
-    ctx.body = { title: 'Success', message: 'the case was renamed' };
+    return { title: 'Success', message: 'the case was renamed' };
   });
 
-  router.post('/case/edit', token, async (ctx) => {
-    const input = parseInput(caseEditRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    const area: Area = input.key === 'case_rate' ? 'pl' : YEAR_KEY_AREAS[input.key as YearKey];
-    requireScope(access, area, 'write');
+  handle(router, services, 'caseEdit', async ({ access, input }) => {
     await editCaseYear(db, access, input.case_id, input.year, input.key, input.value);
-    ctx.body = { title: 'Success', message: 'saved' };
+    return { title: 'Success', message: 'saved' };
   });
 
-  router.post('/revenue/edit', token, async (ctx) => {
-    const input = parseInput(revenueEditRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'sales_detail', 'write');
+  handle(router, services, 'revenueEdit', async ({ access, input }) => {
     await editCaseYear(db, access, input.case_id, input.year, input.key, input.value);
-    ctx.body = { title: 'Success', message: 'saved' };
+    return { title: 'Success', message: 'saved' };
   });
 
-  router.post('/model/edit', token, async (ctx) => {
-    const input = parseInput(modelEditRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireScope(access, 'pl', 'write');
+  handle(router, services, 'modelEdit', async ({ access, input }) => {
     await editModel(db, access, input.case_id, input.model.name, input.model.rates);
-    ctx.body = { title: 'Success', message: 'saved' };
+    return { title: 'Success', message: 'saved' };
   });
 
-  router.get('/authority/retrieve', token, async (ctx) => {
-    const input = parseInput(planScoped, ctx.query);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    ctx.body = memberListAnswer.parse({ data: await memberList(db, access) });
+  handle(router, services, 'memberList', async ({ access }) => ({ data: await memberList(db, access) }));
+
+  handle(router, services, 'memberAdd', async ({ user, access, input }) => {
+    await addMember(db, access, user.id, input.email, rolesFrom(input));
+    const publicUrl = services.config.PUBLIC_URL;
+    await sendInvitation(services.mailer, { email: input.email, planName: access.plan.name, inviter: user, publicUrl });
+    return { title: 'Success', message: 'the member was invited' };
   });
 
-  router.post('/authority/add', token, async (ctx) => {
-    const input = parseInput(memberRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    await addMember(db, access, currentUser(ctx).id, input.email, rolesFrom(input));
-    ctx.body = { title: 'Success', message: 'the member was invited' };
+  handle(router, services, 'memberEdit', async ({ user, access, input }) => {
+    await editMember(db, access, user.id, input.email, rolesFrom(input));
+    return { title: 'Success', message: 'the member was updated' };
   });
 
-  router.post('/authority/edit', token, async (ctx) => {
-    const input = parseInput(memberRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    await editMember(db, access, currentUser(ctx).id, input.email, rolesFrom(input));
-    ctx.body = { title: 'Success', message: 'the member was updated' };
+  handle(router, services, 'memberDelete', async ({ user, access, input }) => {
+    await deleteMember(db, access, user.id, input.email);
+    return { title: 'Success', message: 'the member was removed' };
   });
 
-  router.post('/authority/delete', token, async (ctx) => {
-    const input = parseInput(memberDeleteRequest, ctx.request.body);
-    const access = await planFor(services, ctx, input.business_plan_id);
-    requireOwner(access);
-    await deleteMember(db, access, currentUser(ctx).id, input.email);
-    ctx.body = { title: 'Success', message: 'the member was removed' };
+  handle(router, services, 'memberResend', async ({ user, access, input }) => {
+    await resendInvitation(db, services.mailer, access, user, input.email, services.config.PUBLIC_URL);
+    return { title: 'Success', message: 'the invitation was sent again' };
   });
 }

@@ -97,16 +97,26 @@ describe('cost items', () => {
     const wrongTerm = await post('/cost/edit', {
       case_id: caseId,
       cost_id: costId,
+      version: 1,
       ...item,
       end_year: 2026,
       end_month: 3,
     });
     expect(wrongTerm.status).toBe(400);
     expect(wrongTerm.body.title).toBe('Input Error');
-    const edited = await post('/cost/edit', { case_id: caseId, cost_id: costId, ...item, price: 100_000 });
+    expect((await get('/cost/retrieve')).body.data.versions).toEqual({ [costId]: 1 });
+    const edited = await post('/cost/edit', { case_id: caseId, cost_id: costId, version: 1, ...item, price: 100_000 });
     expect(edited.status).toBe(200);
     cost = (await get('/cost/retrieve')).body.data.values[0].cost[0];
     expect(cost.groups.sm.total).toBeCloseTo(1_200_000, 0);
+
+    // A second person saving over the version both read loses nothing silently: 409, and the first edit stays.
+    const stale = await post('/cost/edit', { case_id: caseId, cost_id: costId, version: 1, ...item, price: 5 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'conflict' });
+    expect(stale.body.message).toMatch(/someone else saved this cost item/);
+    expect((await api.db('cost_items').where({ id: costId }).first()).price).toBe(100_000);
+    expect((await get('/cost/retrieve')).body.data.versions).toEqual({ [costId]: 2 });
 
     const badTitle = await post('/cost/create', { case_id: caseId, item: { ...item, item_title: 'rd_advertising' } });
     expect(badTitle.status).toBe(400);
@@ -283,7 +293,13 @@ describe('the warm workbook', () => {
       end_month: 3,
     };
     const created = await post('/cost/create', { case_id: ideal, item });
-    await post('/cost/edit', { case_id: ideal, cost_id: created.body.data.cost_id, ...item, price: 950_000 });
+    await post('/cost/edit', {
+      case_id: ideal,
+      cost_id: created.body.data.cost_id,
+      version: 1,
+      ...item,
+      price: 950_000,
+    });
     await post('/pl/monthly/comment/edit', {
       case_id: ideal,
       year: 1,
@@ -316,11 +332,16 @@ describe('the warm workbook', () => {
 });
 
 describe('blank fields', () => {
-  it('clears a value instead of reading a blank as zero', async () => {
+  it('clears a value with null instead of reading a blank as zero, and takes numbers only as JSON numbers', async () => {
     await post('/pl/monthly/edit', { year: 2, month: 1, order: 5, session: 100 });
-    const blank = await post('/pl/monthly/edit', { year: 2, month: 1, order: '', session: '80' });
-    expect(blank.status).toBe(200);
-    const rows = await api.db('monthly_inputs').where({ case_id: caseId, month: 13, layer: 'actual' }).orderBy('key');
-    expect(rows.map((r) => [r.key, r.value])).toEqual([['session', 80]]);
+    const cleared = await post('/pl/monthly/edit', { year: 2, month: 1, order: null, session: 80 });
+    expect(cleared.status).toBe(200);
+    const rows = () => api.db('monthly_inputs').where({ case_id: caseId, month: 13, layer: 'actual' }).orderBy('key');
+    expect((await rows()).map((r) => [r.key, r.value])).toEqual([['session', 80]]);
+    // A blank or a number written as text is refused by name and changes nothing.
+    const text = await post('/pl/monthly/edit', { year: 2, month: 1, order: '', session: '90' });
+    expect(text.status).toBe(400);
+    expect(Object.keys(text.body.errors).sort()).toEqual(['order', 'session']);
+    expect((await rows()).map((r) => [r.key, r.value])).toEqual([['session', 80]]);
   });
 });

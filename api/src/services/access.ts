@@ -1,33 +1,25 @@
+import {
+  AREAS,
+  clampRoles,
+  fullRoles,
+  isPlanReadOnly,
+  LEVELS,
+  type Level,
+  levelFor as levelOf,
+  noPermission,
+  notFound,
+  type Operation,
+  ownedPlanLimit,
+  ownerOnly,
+  type Roles,
+  type Scope,
+  tierLock,
+  isTierLocked as tierLocks,
+  unauthorized,
+} from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
 import type { Db } from '../db';
-import { noPermission, notFound, ownerOnly, tierLock, unauthorized } from '../errors';
-import { type Tier, type TierInfo, tierFrom, type UserRow } from './users';
-
-export const AREAS = [
-  'pl',
-  'monthly_pl',
-  'kpi',
-  'sales_detail',
-  'cogs',
-  'sm',
-  'rd',
-  'ga',
-  'dashboard',
-  'actuals',
-] as const;
-export type Area = (typeof AREAS)[number];
-export const LEVELS = ['no_access', 'can_view', 'can_edit'] as const;
-export type Level = (typeof LEVELS)[number];
-export type Roles = Record<Area, Level>;
-
-/** What a screen or call needs: an area, the Expenses screen (any cost area), or home. */
-export type Scope = Area | 'expenses' | 'home';
-export type Operation = 'read' | 'write';
-
-export const COST_AREAS = ['cogs', 'sm', 'rd', 'ga'] as const satisfies readonly Area[];
-
-/** Areas a Free or trial owner's plan keeps (DESIGN.md, Roles and tiers): home, P&L and settings. */
-const FREE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['home', 'pl']);
+import { type TierInfo, tierFrom, type UserRow } from './users';
 
 export interface PlanRow {
   id: number;
@@ -60,9 +52,9 @@ export interface PlanAccess {
   /** Effective roles: the owner has can_edit everywhere; members are clamped by the owner's tier. */
   roles: Roles;
   ownerTier: TierInfo;
+  /** The plan is over its owner's owned-plan limit (after a downgrade): readable, every write refused. */
+  readOnly: boolean;
 }
-
-export const fullRoles = (): Roles => Object.fromEntries(AREAS.map((a) => [a, 'can_edit'])) as Roles;
 
 export function rolesOf(row: Record<string, unknown>): Roles {
   const roles = {} as Roles;
@@ -71,14 +63,6 @@ export function rolesOf(row: Record<string, unknown>): Roles {
     roles[area] = (LEVELS as readonly unknown[]).includes(value) ? (value as Level) : 'no_access';
   }
   return roles;
-}
-
-/** Members may edit only on Team; on Basic (or after a downgrade) their can_edit reads as can_view. */
-export function clampRoles(roles: Roles, ownerTier: Tier): Roles {
-  if (ownerTier === 'team') return roles;
-  const clamped = { ...roles };
-  for (const area of AREAS) if (clamped[area] === 'can_edit') clamped[area] = 'can_view';
-  return clamped;
 }
 
 /**
@@ -94,7 +78,7 @@ export async function planAccess(db: Db, user: UserRow, planId: number, today: D
       join.on('pm.plan_id', 'bp.id').andOnVal('pm.user_id', user.id).andOnVal('pm.status', 'received'),
     )
     .where('bp.id', planId)
-    .first(...PLAN_COLUMNS.map((c) => `bp.${c}`), ...ACCESS_COLUMNS);
+    .first(...PLAN_COLUMNS.map((c) => `bp.${c}`), ...ACCESS_COLUMNS, olderPlans(db));
   if (!row) throw notFound('the business plan');
   return accessOf(factsFrom(row), user.id, today);
 }
@@ -140,6 +124,12 @@ const ACCESS_COLUMNS = [
   ...AREAS.map((a) => `pm.${a} as role_${a}`),
 ];
 
+/** How many plans the owner made before this one: those up to the tier's limit keep working (`isPlanReadOnly`). */
+const olderPlans = (db: Db) =>
+  db.raw(
+    '(SELECT count(*) FROM business_plans AS older WHERE older.owner_id = bp.owner_id AND older.id < bp.id) AS older_plans',
+  );
+
 /**
  * What decides a user's access to a plan: the plan, its owner's subscription and the user's membership as stored.
  * It holds no date, so it can be kept until one of those rows changes (`AccessCache`); `accessOf` applies today.
@@ -149,6 +139,8 @@ export interface AccessFacts {
   ownerSubscription: { tier: string; trial_end: string | null } | undefined;
   /** The member's roles as stored, or null when the user is not a received member. */
   memberRoles: Roles | null;
+  /** How many plans the owner made before this one. */
+  olderPlans: number;
 }
 
 /** A signed-in user and what decides their access to one plan; null parts are missing rows. */
@@ -169,7 +161,12 @@ export async function loadSignedInFacts(db: Db, userId: number, planId: number):
       join.on('pm.plan_id', 'bp.id').andOn('pm.user_id', 'u.id').andOnVal('pm.status', 'received'),
     )
     .where('u.id', userId)
-    .first(...PLAN_COLUMNS.map((c) => `bp.${c}`), ...ACCESS_COLUMNS, ...USER_COLUMNS.map((c) => `u.${c} as user_${c}`));
+    .first(
+      ...PLAN_COLUMNS.map((c) => `bp.${c}`),
+      ...ACCESS_COLUMNS,
+      olderPlans(db),
+      ...USER_COLUMNS.map((c) => `u.${c} as user_${c}`),
+    );
   if (!row) return { user: null, facts: null };
   const user = Object.freeze(Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`user_${c}`]]))) as UserRow;
   return { user, facts: row.id === null || row.id === undefined ? null : factsFrom(row) };
@@ -199,30 +196,23 @@ function factsFrom(row: Record<string, unknown>): AccessFacts {
   const memberRoles = member
     ? Object.freeze(rolesOf(Object.fromEntries(AREAS.map((a) => [a, row[`role_${a}`]]))))
     : null;
-  return Object.freeze({ plan, ownerSubscription, memberRoles });
+  return Object.freeze({ plan, ownerSubscription, memberRoles, olderPlans: Number(row.older_plans ?? 0) });
 }
 
 /** A fresh access object (callers attach `changed`), with the owner's tier as of today. */
 function accessOf(facts: AccessFacts, userId: number, today: Date): PlanAccess {
   const ownerTier = tierFrom(facts.ownerSubscription, today);
-  if (facts.plan.owner_id === userId) return { plan: facts.plan, isOwner: true, roles: fullRoles(), ownerTier };
+  const readOnly = isPlanReadOnly(ownerTier.tier, facts.olderPlans);
+  if (facts.plan.owner_id === userId)
+    return { plan: facts.plan, isOwner: true, roles: fullRoles(), ownerTier, readOnly };
   if (!facts.memberRoles) throw notFound('the business plan');
-  return { plan: facts.plan, isOwner: false, roles: clampRoles({ ...facts.memberRoles }, ownerTier.tier), ownerTier };
+  const roles = clampRoles({ ...facts.memberRoles }, ownerTier.tier);
+  return { plan: facts.plan, isOwner: false, roles, ownerTier, readOnly };
 }
 
-export function levelFor(access: PlanAccess, scope: Scope): Level {
-  // Home is open to every member; its daily entries are actuals, so writing them needs can_edit on actuals.
-  if (scope === 'home') return access.roles.actuals === 'can_edit' ? 'can_edit' : 'can_view';
-  if (scope === 'expenses') {
-    const levels = COST_AREAS.map((a) => access.roles[a]);
-    if (levels.includes('can_edit')) return 'can_edit';
-    return levels.includes('can_view') ? 'can_view' : 'no_access';
-  }
-  return access.roles[scope];
-}
+export const levelFor = (access: PlanAccess, scope: Scope): Level => levelOf(access.roles, scope);
 
-export const isTierLocked = (access: PlanAccess, scope: Scope) =>
-  access.ownerTier.tier === 'free' && !FREE_SCOPES.has(scope);
+export const isTierLocked = (access: PlanAccess, scope: Scope) => tierLocks(access.ownerTier.tier, scope);
 
 /**
  * Enforces the owner's tier first (403 `tier_lock`), then the caller's area role (403 `no_permission`).
@@ -232,11 +222,55 @@ export function requireScope(access: PlanAccess, scope: Scope, operation: Operat
   if (isTierLocked(access, scope)) throw tierLock(`the ${scope} area`);
   const level = levelFor(access, scope);
   if (level === 'no_access' || (operation === 'write' && level !== 'can_edit')) throw noPermission();
+  if (operation === 'write') requireWritable(access);
+}
+
+/**
+ * A plan over its owner's owned-plan limit takes no write (deleting it is no write to it: it goes).
+ * @throws ApiError 403 `tier_lock` with the `owned_plans` limit
+ */
+export function requireWritable(access: PlanAccess): void {
+  if (!access.readOnly) return;
+  const max = ownedPlanLimit(access.ownerTier.tier);
+  throw tierLock('editing a business plan beyond the owned-plan limit', { name: 'owned_plans', max, value: max + 1 });
 }
 
 /** @throws ApiError 403 `owner_only` */
 export function requireOwner(access: PlanAccess): void {
   if (!access.isOwner) throw ownerOnly();
+}
+
+/**
+ * Locks the plan's row until the transaction ends, so that writes to one plan serialise and every limit or
+ * invariant checked after the lock (cases, editors) holds under any interleaving. Taken first, before any other row
+ * of the plan, so that two writes never wait for each other's rows.
+ * @throws ApiError 404 when the plan is gone (deleted by a write that committed meanwhile)
+ */
+export async function lockPlan(trx: Db, planId: number): Promise<void> {
+  const row = await trx('business_plans').where({ id: planId }).forUpdate().first('id');
+  if (!row) throw notFound('the business plan');
+}
+
+/**
+ * One write to a plan, in a transaction of its own: locks the plan (`lockPlan`), runs `body` on the transaction (it
+ * must not use `db`: PGlite has one connection, which the transaction holds), bumps the version and, once committed,
+ * reports the change to whoever caches the plan's workbook: `edits` of what `body` answered, null for a rebuild.
+ * @throws ApiError 404 when the plan was deleted meanwhile; whatever `body` throws, with nothing written
+ */
+export async function planWrite<T>(
+  db: Db,
+  access: PlanAccess,
+  body: (trx: Db) => Promise<T>,
+  edits: (value: T) => EditsFor | null = () => () => [],
+): Promise<T> {
+  requireWritable(access);
+  const { value, version } = await db.transaction(async (trx) => {
+    await lockPlan(trx, access.plan.id);
+    const value = await body(trx);
+    return { value, version: await bumpVersion(trx, access.plan.id) };
+  });
+  committed(access, version, edits(value));
+  return value;
 }
 
 /** Every write to a plan's inputs bumps its version in the same transaction; answers the new version. */

@@ -1,7 +1,7 @@
+import { AREAS } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../db';
 import { planForm, startTestApi } from '../testing/harness';
-import { AREAS } from './access';
 import { setTier } from './users';
 
 /**
@@ -54,12 +54,12 @@ describe('access cache', () => {
     expect(edit.status).toBe(200);
     const refused = await readKpi(memberToken);
     expect(refused.status).toBe(403);
-    expect(refused.body.reason).toBe('no_access');
+    expect(refused.body.code).toBe('no_access');
     // Again, now from what the cache keeps: the same refusal.
     const hits = api.accessCache.stats.hits;
     const again = await readKpi(memberToken);
     expect(again.status).toBe(403);
-    expect(again.body.reason).toBe('no_access');
+    expect(again.body.code).toBe('no_access');
     expect(api.accessCache.stats.hits).toBe(hits + 1);
   });
 
@@ -71,7 +71,7 @@ describe('access cache', () => {
     for (let i = 0; i < 2; i++) {
       const locked = await readKpi(ownerToken);
       expect(locked.status).toBe(403);
-      expect(locked.body.reason).toBe('tier_lock');
+      expect(locked.body.code).toBe('tier_lock');
     }
     await setTier(api.db, ownerId, 'team', null, now);
     expect((await readKpi(ownerToken)).status).toBe(200);

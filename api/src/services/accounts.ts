@@ -1,28 +1,51 @@
-import type { SignupAuthStatus } from '../contract/accounts';
+import type { SignupAuthStatus } from '@topline/contract';
+import { ApiError, badRequest, conflict } from '@topline/contract';
 import type { Db } from '../db';
-import { ApiError, badRequest, conflict } from '../errors';
-import { googleIdentity } from './google';
+import type { GoogleIdentity } from './google';
+import { isInvited } from './invitations';
 import type { Mailer } from './mail';
 import { hashPassword, passwordMatches } from './passwords';
 import { hashResetToken, newResetToken } from './tokens';
-import { acceptInvitations, findUserByEmail, isAllowListed, normalizeEmail, type UserRow } from './users';
+import {
+  acceptInvitations,
+  findUserByEmail,
+  isAllowListed,
+  lockUser,
+  normalizeEmail,
+  startTrial,
+  type TrialStart,
+  type UserRow,
+} from './users';
+
+/** A new account's trial when the caller names none: the default `TRIAL_DAYS`, from now. */
+const defaultTrial = (): TrialStart => ({ days: 14, today: new Date() });
 
 /** Which login step the e-mail leads to (product-and-account.md section 4). */
 export async function signupStatus(db: Db, email: string): Promise<SignupAuthStatus> {
   const user = await findUserByEmail(db, email);
   if (user) return user.auth_provider === 'google' ? 'google_signup_user' : 'email_signup_user';
-  return (await isAllowListed(db, email)) ? 'can_signup' : 'cant_signup';
+  return (await maySignUp(db, email)) ? 'can_signup' : 'cant_signup';
+}
+
+/** A newcomer may sign up when the address is on the demo allow-list or some plan has invited it. */
+async function maySignUp(db: Db, email: string): Promise<boolean> {
+  return (await isAllowListed(db, email)) || (await isInvited(db, email));
 }
 
 export const demoRequired = () =>
-  new ApiError(
-    403,
-    'Demo required',
-    'a live demo is needed before the first login: go back to the top page and click Demo Request',
-  );
+  new ApiError(403, {
+    title: 'Demo required',
+    message: 'a live demo is needed before the first login: go back to the top page and click Demo Request',
+    code: 'no_access',
+  });
 
-/** Creates an e-mail account for an allow-listed address. */
-export async function signupWithEmail(db: Db, email: string, password: string): Promise<UserRow> {
+/** Creates an e-mail account for an allow-listed or invited address, on a trial. */
+export async function signupWithEmail(
+  db: Db,
+  email: string,
+  password: string,
+  trial: TrialStart = defaultTrial(),
+): Promise<UserRow> {
   const status = await signupStatus(db, email);
   if (status === 'cant_signup') throw demoRequired();
   if (status !== 'can_signup') throw conflict('this e-mail address already has an account; sign in instead');
@@ -33,33 +56,35 @@ export async function signupWithEmail(db: Db, email: string, password: string): 
       .returning('*');
     if (!row) throw new Error('user insert returned nothing');
     await acceptInvitations(trx, row);
+    await startTrial(trx, row.id, trial);
     return row;
   });
   return user;
 }
 
-/** The user whose password matches, else null (answered as 209 by the route). */
+/**
+ * The user whose password matches, else null (answered as 209 by the route). An unknown address, or a Google
+ * account, costs the same password check as a wrong password, so the time taken does not tell them apart.
+ */
 export async function signinWithEmail(db: Db, email: string, password: string): Promise<UserRow | null> {
   const user = await findUserByEmail(db, email);
-  if (user?.auth_provider !== 'email' || !(await passwordMatches(user.password_hash, password))) return null;
+  const hash = user?.auth_provider === 'email' ? user.password_hash : null;
+  if (!(await passwordMatches(hash, password)) || !user) return null;
   await acceptInvitations(db, user);
   return user;
 }
 
-export type GoogleSigninResult =
-  | { kind: 'user'; user: UserRow }
-  | { kind: 'demo_required' }
-  | { kind: 'email_user' }
-  | { kind: 'invalid_token' };
+export type GoogleSigninResult = { kind: 'user'; user: UserRow } | { kind: 'demo_required' } | { kind: 'email_user' };
 
-/** Google sign-in: existing Google users, or allow-listed newcomers, get in; e-mail accounts are told so. */
+/**
+ * Google sign-in of a verified identity (`GoogleSignin.identity`): existing Google users, or allow-listed or invited
+ * newcomers get in (on a trial); e-mail accounts are told so.
+ */
 export async function signinWithGoogle(
   db: Db,
-  accessToken: string,
-  google: { tokenInfoUrl: string; clientId: string | undefined },
+  identity: GoogleIdentity,
+  trial: TrialStart = defaultTrial(),
 ): Promise<GoogleSigninResult> {
-  const identity = await googleIdentity(google.tokenInfoUrl, accessToken, google.clientId);
-  if (!identity) return { kind: 'invalid_token' };
   const existing = await findUserByEmail(db, identity.email);
   if (existing) {
     if (existing.auth_provider !== 'google') return { kind: 'email_user' };
@@ -68,13 +93,14 @@ export async function signinWithGoogle(
     await acceptInvitations(db, existing);
     return { kind: 'user', user: existing };
   }
-  if (!(await isAllowListed(db, identity.email))) return { kind: 'demo_required' };
+  if (!(await maySignUp(db, identity.email))) return { kind: 'demo_required' };
   const user = await db.transaction(async (trx) => {
     const [row] = await trx<UserRow>('users')
       .insert({ email: normalizeEmail(identity.email), google_sub: identity.sub, auth_provider: 'google' })
       .returning('*');
     if (!row) throw new Error('user insert returned nothing');
     await acceptInvitations(trx, row);
+    await startTrial(trx, row.id, trial);
     return row;
   });
   return { kind: 'user', user };
@@ -119,20 +145,33 @@ export async function resetTokenIsValid(db: Db, token: string, now: Date): Promi
   return (await liveReset(db, token, now)) !== undefined;
 }
 
-/** Sets the new password, uses up the token and signs out every session of that user. */
-export async function setPasswordWithToken(db: Db, token: string, password: string, now: Date): Promise<void> {
+/**
+ * Sets the new password and signs out every session of that user. The link is used up, and so is every other link of
+ * that user still outstanding (the password change voids them: migrations/003_account_security.ts).
+ * @returns the e-mail of the account whose password was set.
+ * @throws ApiError 400 when the link is unknown, used, voided or expired.
+ */
+export async function setPasswordWithToken(db: Db, token: string, password: string, now: Date): Promise<string> {
+  const invalid = () => badRequest({ token: 'the reset link is invalid or has expired' });
+  const found = await liveReset(db, token, now);
+  if (!found) throw invalid();
   const passwordHash = await hashPassword(password);
-  await db.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
+    // The account row first: two links of one account used at once then take turns, and the second finds its link
+    // voided by the first, instead of each holding its own link and waiting for the other's.
+    await lockUser(trx, found.user_id);
     const reset = await trx('password_resets')
-      .where({ token_hash: hashResetToken(token) })
+      .where({ id: found.id })
       .whereNull('used_at')
       .andWhere('expires_at', '>', now)
-      .forUpdate()
       .first();
-    if (!reset) throw badRequest({ token: 'the reset link is invalid or has expired' });
+    if (!reset) throw invalid();
     await trx('password_resets').where({ id: reset.id }).update({ used_at: now });
-    await trx('users')
+    const [user] = await trx('users')
       .where({ id: reset.user_id })
-      .update({ password_hash: passwordHash, token_version: trx.raw('token_version + 1'), updated_at: now });
+      .update({ password_hash: passwordHash, token_version: trx.raw('token_version + 1'), updated_at: now })
+      .returning(['email']);
+    if (!user) throw invalid();
+    return user.email as string;
   });
 }

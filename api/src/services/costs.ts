@@ -1,8 +1,15 @@
-import { costGroupOf as engineCostGroupOf } from '@topline/engine';
-import type { CostItemFields } from '../contract/screens';
+import {
+  type CostItemFields,
+  conflict,
+  costAreaOf,
+  costDeleteEdits,
+  costFieldsOf,
+  costItemEdits,
+  inputError,
+  notFound,
+} from '@topline/contract';
 import type { Db } from '../db';
-import { inputError, notFound } from '../errors';
-import { bumpVersion, committed, type PlanAccess } from './access';
+import { bumpVersion, committed, lockPlan, type PlanAccess, requireScope } from './access';
 import { caseOf } from './plans';
 
 /** Cost items of the Cost screen (MODEL.md section 7): a monthly price over a term, per case. */
@@ -14,56 +21,68 @@ export function checkTerm(item: CostItemFields): void {
   }
 }
 
-const costFields = (item: CostItemFields): CostItemFields => ({
-  item_title: item.item_title,
-  item_name: item.item_name,
-  price: item.price,
-  start_year: item.start_year,
-  start_month: item.start_month,
-  end_year: item.end_year,
-  end_month: item.end_month,
-});
-
-/** The group (cogs, sm, rd, ga) of a cost item's category key, as the engine reads it. */
-export const costGroupOf = (itemTitle: string) => engineCostGroupOf({ item_title: itemTitle });
-
 export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
   checkTerm(item);
   const { costId, version } = await db.transaction(async (trx) => {
+    await lockPlan(trx, access.plan.id);
     await caseOf(trx, access.plan.id, caseId);
     const [row] = await trx('cost_items')
-      .insert({ case_id: caseId, ...costFields(item) })
+      .insert({ case_id: caseId, ...costFieldsOf(item) })
       .returning('id');
     return { costId: Number(row?.id), version: await bumpVersion(trx, access.plan.id) };
   });
-  committed(access, version, (ids) => [
-    { type: 'costItem', caseIndex: ids.indexOf(caseId), item: { cost_id: costId, ...costFields(item) } },
-  ]);
+  committed(access, version, (ids) => costItemEdits(caseId, costId, item, ids));
   return costId;
 }
 
-export async function costItemOf(db: Db, access: PlanAccess, caseId: number, costId: number) {
+/**
+ * The stored item, once the caller may edit its cost group.
+ * @throws ApiError 404 when the item is not in this case, 403 without can_edit on its group
+ */
+async function editableItem(db: Db, access: PlanAccess, caseId: number, costId: number) {
   await caseOf(db, access.plan.id, caseId);
   const row = await db('cost_items').where({ id: costId, case_id: caseId }).first();
   if (!row) throw notFound('the cost item');
+  requireScope(access, costAreaOf(row.item_title), 'write');
   return row as CostItemFields & { id: number };
 }
 
-export async function editCostItem(db: Db, access: PlanAccess, caseId: number, costId: number, item: CostItemFields) {
+/**
+ * Saves the whole item over the version the caller read. Moving an item between groups needs can_edit on both (the
+ * route checks the new group).
+ * @throws ApiError 409 when someone saved the item since `itemVersion`
+ */
+export async function editCostItem(
+  db: Db,
+  access: PlanAccess,
+  caseId: number,
+  costId: number,
+  itemVersion: number,
+  item: CostItemFields,
+) {
   checkTerm(item);
+  await editableItem(db, access, caseId, costId);
   const version = await db.transaction(async (trx) => {
-    await trx('cost_items').where({ id: costId, case_id: caseId }).update(costFields(item));
+    await lockPlan(trx, access.plan.id);
+    const updated = await trx('cost_items')
+      .where({ id: costId, case_id: caseId, version: itemVersion })
+      .update({ ...costFieldsOf(item), version: itemVersion + 1 });
+    if (updated === 0) {
+      throw conflict(
+        'someone else saved this cost item after you opened it; it has been reloaded, check it and save again',
+      );
+    }
     return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version, (ids) => [
-    { type: 'costItem', caseIndex: ids.indexOf(caseId), item: { cost_id: costId, ...costFields(item) } },
-  ]);
+  committed(access, version, (ids) => costItemEdits(caseId, costId, item, ids));
 }
 
 export async function deleteCostItem(db: Db, access: PlanAccess, caseId: number, costId: number) {
+  await editableItem(db, access, caseId, costId);
   const version = await db.transaction(async (trx) => {
+    await lockPlan(trx, access.plan.id);
     await trx('cost_items').where({ id: costId, case_id: caseId }).delete();
     return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version, (ids) => [{ type: 'deleteCostItem', caseIndex: ids.indexOf(caseId), costId }]);
+  committed(access, version, (ids) => costDeleteEdits(caseId, costId, ids));
 }

@@ -1,10 +1,18 @@
+import {
+  badRequest,
+  conflict,
+  editorLimit,
+  fullRoles,
+  hasEdit,
+  limitReached,
+  notFound,
+  type Roles,
+  TIER_POLICY,
+  tierLock,
+} from '@topline/contract';
 import type { Db } from '../db';
-import { badRequest, conflict, notFound, tierLock } from '../errors';
-import { AREAS, audit, bumpVersion, committed, fullRoles, type PlanAccess, type Roles, rolesOf } from './access';
+import { audit, type PlanAccess, planWrite, rolesOf } from './access';
 import { findUserByEmail, normalizeEmail } from './users';
-
-/** Team plans allow at most 4 members with any can_edit (product-and-account.md section 9). */
-export const MAX_EDITORS = 4;
 
 export interface MemberView {
   name: string;
@@ -13,8 +21,6 @@ export interface MemberView {
   status: 'yet' | 'received';
   roles: Roles;
 }
-
-const hasEdit = (roles: Roles) => AREAS.some((a) => roles[a] === 'can_edit');
 
 /** GET /authority/retrieve: the owner first, then members in invitation order, with what the tier allows. */
 export async function memberList(db: Db, access: PlanAccess) {
@@ -37,27 +43,32 @@ export async function memberList(db: Db, access: PlanAccess) {
   const tier = access.ownerTier.tier;
   return {
     role: members,
-    tier,
-    can_add_member: tier !== 'free',
-    can_grant_edit: tier === 'team',
-    editor_limit: tier === 'team' ? MAX_EDITORS : 0,
+    tier: access.ownerTier.plan,
+    can_add_member: TIER_POLICY[tier].members,
+    can_grant_edit: editorLimit(tier) > 0,
+    editor_limit: editorLimit(tier),
     editor_count: members.filter((m) => !m.is_owner && hasEdit(m.roles)).length,
   };
 }
 
 /**
- * Checks the tier rules for a member with these roles: members only on Basic and Team, can_edit only on Team and
- * for at most 4 members (not counting the one being edited).
+ * Checks the tier rules for a member with these roles: members only where the tier has them, can_edit only where
+ * it has editors and for at most its editor limit (not counting the member being edited).
  */
 async function checkTierRules(db: Db, access: PlanAccess, email: string, roles: Roles): Promise<void> {
   const tier = access.ownerTier.tier;
-  if (tier === 'free') throw tierLock('inviting members');
+  if (!TIER_POLICY[tier].members) throw tierLock('inviting members');
   if (!hasEdit(roles)) return;
-  if (tier !== 'team') throw tierLock('giving members can_edit');
+  const max = editorLimit(tier);
+  if (max === 0) throw tierLock('giving members can_edit');
   const others = await db('plan_members').where({ plan_id: access.plan.id }).whereNot({ email });
   const editors = others.filter((r) => hasEdit(rolesOf(r))).length;
-  if (editors >= MAX_EDITORS) {
-    throw badRequest({ email: `at most ${MAX_EDITORS} members may have can_edit on a Team plan` });
+  if (editors >= max) {
+    throw limitReached('email', `at most ${max} members may have can_edit on this plan`, {
+      name: 'editors',
+      max,
+      value: editors + 1,
+    });
   }
 }
 
@@ -72,39 +83,33 @@ async function refuseOwner(db: Db, access: PlanAccess, email: string): Promise<v
 export async function addMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  const version = await db.transaction(async (trx) => {
+  await planWrite(db, access, async (trx) => {
     const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
     if (existing) throw conflict('this e-mail address is already a member of the business plan');
     await checkTierRules(trx, access, email, roles);
     await trx('plan_members').insert({ plan_id: access.plan.id, email, status: 'yet', ...roles });
     await audit(trx, actorId, access.plan.id, 'member.add', { email });
-    return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version);
 }
 
 export async function editMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string, roles: Roles) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  const version = await db.transaction(async (trx) => {
+  await planWrite(db, access, async (trx) => {
     const existing = await trx('plan_members').where({ plan_id: access.plan.id, email }).first();
     if (!existing) throw notFound('the member');
     await checkTierRules(trx, access, email, roles);
     await trx('plan_members').where({ id: existing.id }).update(roles);
     await audit(trx, actorId, access.plan.id, 'member.edit', { email });
-    return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version);
 }
 
 export async function deleteMember(db: Db, access: PlanAccess, actorId: number, rawEmail: string) {
   const email = normalizeEmail(rawEmail);
   await refuseOwner(db, access, email);
-  const version = await db.transaction(async (trx) => {
+  await planWrite(db, access, async (trx) => {
     const deleted = await trx('plan_members').where({ plan_id: access.plan.id, email }).delete();
     if (deleted === 0) throw notFound('the member');
     await audit(trx, actorId, access.plan.id, 'member.delete', { email });
-    return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version);
 }

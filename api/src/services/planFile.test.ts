@@ -33,7 +33,9 @@ const comparable = (file: ReturnType<typeof parsePlanFile>) => ({
 describe('plan file <-> database rows', () => {
   it.each(fixtures)('stores %s and reads the same plan back, with the same numbers', async (name) => {
     const original = parsePlanFile(JSON.parse(readFileSync(resolve(PLANS_DIR, name), 'utf8')));
-    const planId = await importPlanFile(api.db, ownerId, original);
+    // One owner per file: an owner holds at most as many plans as the tier allows.
+    const owner = (await api.user(`files-${name}@example.com`, 'team')).user.id;
+    const planId = await importPlanFile(api.db, owner, original, new Date());
     const plan = await api.db<PlanRow>('business_plans').where({ id: planId }).first();
     if (!plan) throw new Error('no plan');
     const loaded = await loadPlanFile(api.db, plan);
@@ -53,7 +55,12 @@ describe('plan file <-> database rows', () => {
   it('refuses an invalid plan file field by field and stores nothing', async () => {
     const before = await api.db('business_plans').count<{ count: number | string }[]>('id as count');
     await expect(
-      importPlanFile(api.db, ownerId, { business_plan_name: '', template: 'x', currency: 'JPY', cases: [] }),
+      importPlanFile(
+        api.db,
+        ownerId,
+        { business_plan_name: '', template: 'x', currency: 'JPY', cases: [] },
+        new Date(),
+      ),
     ).rejects.toMatchObject({ status: 400 });
     const after = await api.db('business_plans').count<{ count: number | string }[]>('id as count');
     expect(Number(after[0]?.count)).toBe(Number(before[0]?.count));

@@ -1,12 +1,13 @@
 /**
  * The one place where a plan's database rows and the engine's plan file (MODEL.md section 9) meet, both ways.
  */
+
+import { badRequest } from '@topline/contract';
 import { type PlanFile, planFileSchema } from '@topline/engine';
 import type { z } from 'zod';
 import type { Db } from '../db';
-import { badRequest } from '../errors';
 import type { AccessPlan } from './access';
-import { type CaseRow, casesOf, ratesOf } from './plans';
+import { type CaseRow, casesOf, ratesOf, requireRoomForPlan } from './plans';
 
 type PlanFileInput = z.input<typeof planFileSchema>;
 type CaseInput = PlanFileInput['cases'][number];
@@ -22,7 +23,12 @@ export interface LoadedPlan {
 
 const DAILY_KEYS = new Set(['meeting', 'order', 'registration', 'billing']);
 
-/** Reads every input row of a plan into a plan file. */
+/**
+ * Reads every input row of a plan into a plan file. Values are passed as stored, even those outside the plan file's
+ * bounds (stored before they existed, or written straight into the database): `PlanWorkbook.build` leaves those out,
+ * so that their defaults apply, and flags them in its answers (engine/README.md), where a refusal here would fail
+ * every screen of the plan.
+ */
 export async function loadPlanFile(db: Db, plan: AccessPlan): Promise<LoadedPlan> {
   const cases = await casesOf(db, plan.id);
   const caseIds = cases.map((c) => c.id);
@@ -125,7 +131,7 @@ function caseFile(c: CaseRow, rows: CaseRows): CaseInput {
  * Imports a plan file as a new plan of the owner, every input in one transaction.
  * @throws ApiError 400 naming each invalid field of the file
  */
-export async function importPlanFile(db: Db, ownerId: number, planJson: unknown): Promise<number> {
+export async function importPlanFile(db: Db, ownerId: number, planJson: unknown, today: Date): Promise<number> {
   const parsed = planFileSchema.safeParse(planJson);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
@@ -134,6 +140,7 @@ export async function importPlanFile(db: Db, ownerId: number, planJson: unknown)
   }
   const file: PlanFile = parsed.data;
   return db.transaction(async (trx) => {
+    await requireRoomForPlan(trx, ownerId, today);
     const [plan] = await trx('business_plans')
       .insert({
         owner_id: ownerId,

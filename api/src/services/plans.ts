@@ -1,13 +1,25 @@
-import { GROWTH_TEMPLATES, type YearKey } from '@topline/engine';
-import type { ColorSet, PlanCreate } from '../contract/plans';
-import { DEFAULT_COLORS, type MODEL_NAMES } from '../contract/plans';
+import {
+  badRequest,
+  type ColorSet,
+  caseNameEdits,
+  caseYearEdits,
+  DEFAULT_COLORS,
+  limitReached,
+  MAX_CASES,
+  modelEdits,
+  modelRatesOf,
+  notFound,
+  ownedPlanLimit,
+  type PlanCreate,
+  planSettingEdits,
+  tierLock,
+} from '@topline/contract';
+import { GROWTH_TEMPLATES, type ModelName, type YearKey } from '@topline/engine';
 import type { Db } from '../db';
-import { badRequest, notFound, tierLock } from '../errors';
-import { audit, bumpVersion, committed, type PlanAccess } from './access';
-import { ownedPlanLimit, tierOf, type UserRow } from './users';
+import { audit, lockPlan, type PlanAccess, planWrite } from './access';
+import { lockUser, tierOf, type UserRow } from './users';
 
 export const MAX_ICON_BYTES = 2_000_000;
-export const MAX_CASES = 3;
 
 export interface Icon {
   bytes: Buffer;
@@ -27,18 +39,20 @@ export function checkIcon(bytes: Buffer): Icon {
   throw invalid();
 }
 
-export function modelRates(name: (typeof MODEL_NAMES)[number], rates: number[] | undefined): number[] {
-  if (name === 'custom') return rates ?? [...GROWTH_TEMPLATES.t2d3];
-  return [...GROWTH_TEMPLATES[name]];
-}
-
-/** Whether the user may own one more plan (Free or trial 1, Basic 2, Team 3). */
-export async function canCreatePlan(db: Db, userId: number, today: Date): Promise<boolean> {
-  const tier = await tierOf(db, userId, today);
-  const [row] = await db('business_plans')
+/**
+ * Inside a transaction that will add a plan of the user: locks the user's account row, so that the user's account
+ * writes serialise, and checks the tier's owned-plan limit.
+ * @throws ApiError 403 `tier_lock` with the `owned_plans` limit when the user owns as many plans as the tier allows
+ */
+export async function requireRoomForPlan(trx: Db, userId: number, today: Date): Promise<void> {
+  await lockUser(trx, userId);
+  const tier = await tierOf(trx, userId, today);
+  const [row] = await trx('business_plans')
     .where({ owner_id: userId })
     .count<{ count: string | number }[]>('id as count');
-  return Number(row?.count ?? 0) < ownedPlanLimit(tier.tier);
+  const owned = Number(row?.count ?? 0);
+  const max = ownedPlanLimit(tier.tier);
+  if (owned >= max) throw tierLock('another business plan', { name: 'owned_plans', max, value: owned + 1 });
 }
 
 /**
@@ -46,8 +60,8 @@ export async function canCreatePlan(db: Db, userId: number, today: Date): Promis
  * @throws ApiError 403 `tier_lock` when the tier's owned-plan limit is reached
  */
 export async function createPlan(db: Db, user: UserRow, input: PlanCreate, icon: Icon | null, today: Date) {
-  if (!(await canCreatePlan(db, user.id, today))) throw tierLock('another business plan');
   return db.transaction(async (trx) => {
+    await requireRoomForPlan(trx, user.id, today);
     await trx('users').where({ id: user.id }).update({
       name: input.name,
       company_name: input.company_name,
@@ -79,7 +93,7 @@ export async function createPlan(db: Db, user: UserRow, input: PlanCreate, icon:
       name: 'Base case',
       rate: 1,
       model_name: input.model_name,
-      model_rates: JSON.stringify(modelRates(input.model_name, input.model_rate)),
+      model_rates: JSON.stringify(modelRatesOf(input.model_name, input.model_rate, GROWTH_TEMPLATES.t2d3)),
     });
     await trx('plan_colors').insert(DEFAULT_COLORS.map((c, i) => ({ plan_id: planId, set_index: i, ...c })));
     await audit(trx, user.id, planId, 'plan.create');
@@ -99,31 +113,31 @@ export async function editPlan(
   if (changes.start_year !== undefined) update.start_year = changes.start_year;
   if (changes.start_month !== undefined) update.start_month = changes.start_month;
   if (icon) Object.assign(update, { icon: icon.bytes, icon_type: icon.type });
-  const version = await db.transaction(async (trx) => {
-    if (Object.keys(update).length > 0) await trx('business_plans').where({ id: access.plan.id }).update(update);
-    await audit(trx, userId, access.plan.id, 'plan.edit', { fields: Object.keys(update) });
-    return bumpVersion(trx, access.plan.id);
-  });
-  const values: { business_plan_name?: string; start_year?: number; start_month?: number } = {};
-  if (changes.name !== undefined) values.business_plan_name = changes.name;
-  if (changes.start_year !== undefined) values.start_year = changes.start_year;
-  if (changes.start_month !== undefined) values.start_month = changes.start_month;
-  committed(access, version, () => (Object.keys(values).length ? [{ type: 'plan', values }] : []));
+  const edits = planSettingEdits({ business_plan_name: changes.name, ...changes });
+  await planWrite(
+    db,
+    access,
+    async (trx) => {
+      if (Object.keys(update).length > 0) await trx('business_plans').where({ id: access.plan.id }).update(update);
+      await audit(trx, userId, access.plan.id, 'plan.edit', { fields: Object.keys(update) });
+    },
+    () => () => edits,
+  );
 }
 
 export async function deletePlan(db: Db, access: PlanAccess, userId: number): Promise<void> {
   await db.transaction(async (trx) => {
+    // After the plan's writes in flight: the plan's rows go only once none of them holds one.
+    await lockPlan(trx, access.plan.id);
     await trx('business_plans').where({ id: access.plan.id }).delete();
     await audit(trx, userId, access.plan.id, 'plan.delete');
   });
 }
 
 export async function setThemeColor(db: Db, access: PlanAccess, color: string): Promise<void> {
-  const version = await db.transaction(async (trx) => {
+  await planWrite(db, access, async (trx) => {
     await trx('business_plans').where({ id: access.plan.id }).update({ theme_color: color });
-    return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version);
 }
 
 export async function planColors(db: Db, planId: number): Promise<ColorSet[]> {
@@ -134,13 +148,11 @@ export async function planColors(db: Db, planId: number): Promise<ColorSet[]> {
 
 /** Stores the colour sets; missing 2nd and 3rd sets keep the defaults. */
 export async function setPlanColors(db: Db, access: PlanAccess, colors: ColorSet[]): Promise<void> {
-  const version = await db.transaction(async (trx) => {
+  await planWrite(db, access, async (trx) => {
     await trx('plan_colors').where({ plan_id: access.plan.id }).delete();
     const sets = DEFAULT_COLORS.map((fallback, i) => colors[i] ?? fallback);
     await trx('plan_colors').insert(sets.map((c, i) => ({ plan_id: access.plan.id, set_index: i, ...c })));
-    return bumpVersion(trx, access.plan.id);
   });
-  committed(access, version);
 }
 
 export interface CaseRow {
@@ -149,7 +161,7 @@ export interface CaseRow {
   position: number;
   name: string;
   rate: number;
-  model_name: (typeof MODEL_NAMES)[number];
+  model_name: ModelName;
   model_rates: number[] | string;
 }
 
@@ -169,45 +181,61 @@ export const ratesOf = (row: CaseRow): number[] =>
 
 /** Adds a case (at most 3) with the first case's growth model. */
 export async function createCase(db: Db, access: PlanAccess, name: string, rate: number): Promise<number> {
-  const { caseId, version } = await db.transaction(async (trx) => {
-    const existing = await casesOf(trx, access.plan.id);
-    if (existing.length >= MAX_CASES) throw badRequest({ case_name: `a plan has at most ${MAX_CASES} cases` });
-    const first = existing[0];
-    const [row] = await trx('cases')
-      .insert({
-        plan_id: access.plan.id,
-        position: Math.max(-1, ...existing.map((c) => c.position)) + 1,
-        name,
-        rate,
-        model_name: first?.model_name ?? 't2d3',
-        model_rates: JSON.stringify(first ? ratesOf(first) : GROWTH_TEMPLATES.t2d3),
-      })
-      .returning('id');
-    return { caseId: Number(row?.id), version: await bumpVersion(trx, access.plan.id) };
-  });
-  // A new case changes the case order: the workbook is rebuilt on the next read.
-  committed(access, version, null);
-  return caseId;
+  return planWrite(
+    db,
+    access,
+    async (trx) => {
+      const existing = await casesOf(trx, access.plan.id);
+      if (existing.length >= MAX_CASES) {
+        throw limitReached('case_name', `a plan has at most ${MAX_CASES} cases`, {
+          name: 'cases',
+          max: MAX_CASES,
+          value: existing.length + 1,
+        });
+      }
+      const first = existing[0];
+      const [row] = await trx('cases')
+        .insert({
+          plan_id: access.plan.id,
+          position: Math.max(-1, ...existing.map((c) => c.position)) + 1,
+          name,
+          rate,
+          model_name: first?.model_name ?? 't2d3',
+          model_rates: JSON.stringify(first ? ratesOf(first) : GROWTH_TEMPLATES.t2d3),
+        })
+        .returning('id');
+      return Number(row?.id);
+    },
+    // A new case changes the case order: the workbook is rebuilt on the next read.
+    () => null,
+  );
 }
 
+/** @throws ApiError 400 for the plan's last case (a plan always has one), 404 when the case is not in the plan */
 export async function deleteCase(db: Db, access: PlanAccess, caseId: number): Promise<void> {
-  const version = await db.transaction(async (trx) => {
-    await caseOf(trx, access.plan.id, caseId);
-    const existing = await casesOf(trx, access.plan.id);
-    if (existing.length <= 1) throw badRequest({ case_id: 'the last case of a plan cannot be deleted' });
-    await trx('cases').where({ id: caseId }).delete();
-    return bumpVersion(trx, access.plan.id);
-  });
-  committed(access, version, null);
+  await planWrite(
+    db,
+    access,
+    async (trx) => {
+      await caseOf(trx, access.plan.id, caseId);
+      const existing = await casesOf(trx, access.plan.id);
+      if (existing.length <= 1) throw badRequest({ case_id: 'the last case of a plan cannot be deleted' });
+      await trx('cases').where({ id: caseId }).delete();
+    },
+    () => null,
+  );
 }
 
 export async function renameCase(db: Db, access: PlanAccess, caseId: number, name: string): Promise<void> {
-  const version = await db.transaction(async (trx) => {
-    await caseOf(trx, access.plan.id, caseId);
-    await trx('cases').where({ id: caseId }).update({ name });
-    return bumpVersion(trx, access.plan.id);
-  });
-  committed(access, version, (ids) => [{ type: 'caseName', caseIndex: ids.indexOf(caseId), value: name }]);
+  await planWrite(
+    db,
+    access,
+    async (trx) => {
+      await caseOf(trx, access.plan.id, caseId);
+      await trx('cases').where({ id: caseId }).update({ name });
+    },
+    () => (ids) => caseNameEdits({ case_id: caseId, case_name: name }, ids),
+  );
 }
 
 /** Sets (or with null clears) one per-year assumption; `case_rate` sets the case's rate. */
@@ -216,47 +244,49 @@ export async function editCaseYear(
   access: PlanAccess,
   caseId: number,
   year: number,
-  key: string,
+  key: YearKey | 'case_rate',
   value: number | null,
 ): Promise<void> {
-  const version = await db.transaction(async (trx) => {
-    await caseOf(trx, access.plan.id, caseId);
-    if (key === 'case_rate') {
-      if (value === null) throw badRequest({ value: 'case_rate needs a value' });
-      await trx('cases').where({ id: caseId }).update({ rate: value });
-    } else if (value === null) {
-      await trx('case_year_inputs').where({ case_id: caseId, year, key }).delete();
-    } else {
-      await trx('case_year_inputs')
-        .insert({ case_id: caseId, year, key, value })
-        .onConflict(['case_id', 'year', 'key'])
-        .merge();
-    }
-    return bumpVersion(trx, access.plan.id);
-  });
-  committed(access, version, (ids) => {
-    const caseIndex = ids.indexOf(caseId);
-    if (key === 'case_rate') return [{ type: 'caseRate', caseIndex, value: value ?? 1 }];
-    return [{ type: 'year', caseIndex, year, key: key as YearKey, value }];
-  });
+  await planWrite(
+    db,
+    access,
+    async (trx) => {
+      await caseOf(trx, access.plan.id, caseId);
+      if (key === 'case_rate') {
+        if (value === null) throw badRequest({ value: 'case_rate needs a value' });
+        await trx('cases').where({ id: caseId }).update({ rate: value });
+      } else if (value === null) await trx('case_year_inputs').where({ case_id: caseId, year, key }).delete();
+      else {
+        await trx('case_year_inputs')
+          .insert({ case_id: caseId, year, key, value })
+          .onConflict(['case_id', 'year', 'key'])
+          .merge();
+      }
+    },
+    () => (ids) => caseYearEdits({ case_id: caseId, year, key, value }, ids),
+  );
 }
 
 export async function editModel(
   db: Db,
   access: PlanAccess,
   caseId: number,
-  name: (typeof MODEL_NAMES)[number],
+  name: ModelName,
   rates: number[] | undefined,
 ): Promise<void> {
-  const { version, next } = await db.transaction(async (trx) => {
-    const row = await caseOf(trx, access.plan.id, caseId);
-    const next = name === 'custom' ? (rates ?? ratesOf(row)) : modelRates(name, undefined);
-    await trx('cases')
-      .where({ id: caseId })
-      .update({ model_name: name, model_rates: JSON.stringify(next) });
-    return { version: await bumpVersion(trx, access.plan.id), next };
-  });
-  committed(access, version, (ids) => [
-    { type: 'model', caseIndex: ids.indexOf(caseId), model: { model_name: name, model_rate: next } },
-  ]);
+  await planWrite(
+    db,
+    access,
+    async (trx) => {
+      // Read after the lock: the rates kept are those of the write before this one.
+      const row = await caseOf(trx, access.plan.id, caseId);
+      const next = modelRatesOf(name, rates, ratesOf(row));
+      await trx('cases')
+        .where({ id: caseId })
+        .update({ model_name: name, model_rates: JSON.stringify(next) });
+      return next;
+    },
+    (next) => (ids) =>
+      modelEdits({ business_plan_id: access.plan.id, case_id: caseId, model: { name, rates: next } }, next, ids),
+  );
 }

@@ -1,24 +1,20 @@
-import type { ProfileEdit, UserView } from '../contract/accounts';
+import {
+  AREAS,
+  type Area,
+  clampRoles,
+  fullRoles,
+  isTierLocked,
+  ownedPlanLimit,
+  type PlanListItem,
+  type ProfileEdit,
+  type Roles,
+  type Standing,
+  type UserView,
+} from '@topline/contract';
 import type { Db } from '../db';
-import { AREAS, clampRoles, fullRoles, type PlanRow, type Roles, rolesOf } from './access';
-import { ownedPlanLimit, type Tier, tierOf, type UserRow } from './users';
-
-export interface PlanListItem {
-  business_plan_id: number;
-  business_plan_name: string;
-  business_plan_icon: string | null;
-  is_owner: boolean;
-  template: 'saas' | 'selfserve';
-  currency: 'JPY' | 'USD';
-  start_year: number;
-  start_month: number;
-  theme_color: string;
-  role: Roles;
-  /** Areas the plan owner's tier locks (Free and trial), for the upgrade placeholders. */
-  locked: string[];
-  cases: { case_id: number; case_name: string }[];
-  version: number;
-}
+import { type PlanRow, rolesOf } from './access';
+import { tierNoticeFor } from './billing';
+import { tierOf, type UserRow } from './users';
 
 export const iconDataUrl = (plan: Pick<PlanRow, 'icon' | 'icon_type'>) =>
   plan.icon && plan.icon_type ? `data:${plan.icon_type};base64,${Buffer.from(plan.icon).toString('base64')}` : null;
@@ -40,8 +36,8 @@ export async function meView(db: Db, user: UserRow, today: Date) {
   const casesOf = (planId: number) =>
     cases.filter((c) => c.plan_id === planId).map((c) => ({ case_id: c.id as number, case_name: c.name as string }));
   const limit = ownedPlanLimit(tier.tier);
-  const locked = (ownerTier: Tier) =>
-    ownerTier === 'free' ? ['monthly_pl', 'kpi', 'sales_detail', 'cogs', 'sm', 'rd', 'ga', 'dashboard', 'actuals'] : [];
+  // Areas the plan owner's tier locks, for the upgrade placeholders.
+  const locked = (ownerTier: Standing) => AREAS.filter((area) => isTierLocked(ownerTier, area));
 
   const items: PlanListItem[] = [];
   for (const plan of owned) items.push(listItem(plan, true, fullRoles(), locked(tier.tier), casesOf(plan.id)));
@@ -62,7 +58,7 @@ export async function meView(db: Db, user: UserRow, today: Date) {
       stage: user.stage,
     },
     plan: {
-      plan: tier.tier,
+      plan: tier.plan,
       is_trial: tier.isTrial,
       trial_end: tier.trialEnd,
       trial_days_left: tier.trialDaysLeft,
@@ -70,14 +66,14 @@ export async function meView(db: Db, user: UserRow, today: Date) {
       can_create_plan: owned.length < limit,
     },
   };
-  return { user: userView, business_plans: items };
+  return { user: userView, business_plans: items, notice: await tierNoticeFor(db, user.id, today) };
 }
 
 function listItem(
   plan: PlanRow,
   isOwner: boolean,
   role: Roles,
-  locked: string[],
+  locked: Area[],
   cases: PlanListItem['cases'],
 ): PlanListItem {
   return {

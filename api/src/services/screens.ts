@@ -4,10 +4,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { asOfMonth, COST_AREAS, costAreaOf, HOME_ALIASES, isoDay, notFound } from '@topline/contract';
+import { countSchema, planMonthOf, yearOf } from '@topline/engine';
 import { z } from 'zod';
 import type { Db } from '../db';
-import { notFound } from '../errors';
-import { COST_AREAS, levelFor, type PlanAccess } from './access';
+import { levelFor, type PlanAccess } from './access';
 import { planColors } from './plans';
 import type { CompiledPlan, WorkbookCache } from './workbooks';
 
@@ -18,11 +19,8 @@ export interface ScreenContext {
   today: Date;
 }
 
-/** The calendar month the plan is read at (the "current" month of MODEL.md section 1), in UTC. */
-export const asOfOf = (today: Date) => ({ year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 });
-
 export async function compiledPlan(ctx: ScreenContext): Promise<CompiledPlan> {
-  return ctx.workbooks.get(ctx.db, ctx.access.plan, asOfOf(ctx.today));
+  return ctx.workbooks.get(ctx.db, ctx.access.plan, asOfMonth(ctx.today));
 }
 
 /** The workbook's case index of a case id; without an id, the first case (the screens' default). */
@@ -32,6 +30,12 @@ export function caseIndexOf(compiled: CompiledPlan, caseId: number | undefined):
   if (index < 0) throw notFound('the case');
   return index;
 }
+
+const caseIdAt = (compiled: CompiledPlan, index: number): number => {
+  const caseId = compiled.caseIds[index];
+  if (caseId === undefined) throw notFound('the case');
+  return caseId;
+};
 
 async function perCase<T>(ctx: ScreenContext, read: (compiled: CompiledPlan, index: number) => T) {
   const compiled = await compiledPlan(ctx);
@@ -61,29 +65,45 @@ export const revenueAnswer = async (ctx: ScreenContext) => ({
 export async function costAnswer(ctx: ScreenContext) {
   const visible = COST_AREAS.filter((area) => levelFor(ctx.access, area) !== 'no_access');
   const all = visible.length === COST_AREAS.length;
+  const shown = (group: string) => (group === 'all' ? all : visible.includes(group as never));
   const values = await perCase(ctx, (compiled, index) => ({
-    cost: compiled.workbook.costs(index).map((year) => ({
-      year: year.year,
-      total_cost: all ? year.total_cost : null,
-      groups: Object.fromEntries(
-        Object.entries(year.groups).filter(([group]) => (group === 'all' ? all : visible.includes(group as never))),
-      ),
+    cost: compiled.workbook.costs(index).map(({ year, total_cost, groups, broken }) => ({
+      year,
+      total_cost: all ? total_cost : null,
+      groups: Object.fromEntries(Object.entries(groups).filter(([group]) => shown(group))),
+      // Of the figures that could not be computed, those shown: `total_cost` and `groups.<group>.…`.
+      ...(broken && {
+        broken: {
+          figures: broken.figures.filter((path) => (path === 'total_cost' ? all : shown(path.split('.')[1] ?? ''))),
+          inputs: broken.inputs,
+        },
+      }),
     })),
   }));
-  return { values, visible_groups: visible };
+  const items = await ctx
+    .db('cost_items')
+    .join('cases', 'cases.id', 'cost_items.case_id')
+    .where('cases.plan_id', ctx.access.plan.id)
+    .select('cost_items.id', 'cost_items.item_title', 'cost_items.version');
+  const versions = Object.fromEntries(
+    items
+      .filter((item) => visible.includes(costAreaOf(item.item_title)))
+      .map((item) => [String(item.id), Number(item.version)]),
+  );
+  return { values, visible_groups: visible, versions };
 }
 
 export async function dashboardAnswer(ctx: ScreenContext, caseId: number | undefined) {
   const compiled = await compiledPlan(ctx);
   const index = caseIndexOf(compiled, caseId);
-  return { case_id: compiled.caseIds[index], ...compiled.workbook.dashboard(index) };
+  return { case_id: caseIdAt(compiled, index), ...compiled.workbook.dashboard(index) };
 }
 
 export async function monthlyAnswer(ctx: ScreenContext, caseId: number | undefined, year?: number) {
   const compiled = await compiledPlan(ctx);
   const index = caseIndexOf(compiled, caseId);
   // With a year, only that year's entry: the monthly screen shows one year at a time.
-  return { case_id: compiled.caseIds[index], monthly_pl: compiled.workbook.monthlyPl(index, year) };
+  return { case_id: caseIdAt(compiled, index), monthly_pl: compiled.workbook.monthlyPl(index, year) };
 }
 
 /** The actual view (ACT months as entered, the forecast elsewhere) of every year of a case. */
@@ -94,7 +114,7 @@ export async function actualsAnswer(ctx: ScreenContext, caseId: number | undefin
     year,
     columns: compiled.workbook.monthlyGrid(index, year, 'actual'),
   }));
-  return { case_id: compiled.caseIds[index], years };
+  return { case_id: caseIdAt(compiled, index), years };
 }
 
 const companyList = z.object({
@@ -146,8 +166,6 @@ export async function perEmployeeAnswer(ctx: ScreenContext, caseId: number | und
   };
 }
 
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-
 /**
  * Home: today's, this week's and this month's daily entries of the two home metrics against the month's estimate.
  * saas records sales (meetings) and orders; selfserve records registrations and billing (paid).
@@ -155,10 +173,6 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 export async function homeAnswer(ctx: ScreenContext, fixturesDir: string) {
   const { plan } = ctx.access;
   const compiled = await compiledPlan(ctx);
-  const metrics =
-    plan.template === 'saas'
-      ? { sales: { daily: 'meeting', estimate: 'meeting' }, orders: { daily: 'order', estimate: 'order' } }
-      : { sales: { daily: 'registration', estimate: 'registration' }, orders: { daily: 'billing', estimate: 'order' } };
   const today = isoDay(ctx.today);
   const monthStart = `${today.slice(0, 8)}01`;
   const weekStart = isoDay(new Date(ctx.today.getTime() - ((ctx.today.getUTCDay() + 6) % 7) * 86_400_000));
@@ -169,28 +183,32 @@ export async function homeAnswer(ctx: ScreenContext, fixturesDir: string) {
     .andWhere('date', '<=', today)
     .orderBy('date');
   // The month of the plan that contains today (MODEL.md section 1), if the plan covers it.
-  const asOf = asOfOf(ctx.today);
-  const t = (asOf.year - plan.start_year) * 12 + (asOf.month - plan.start_month) + 1;
-  const year = Math.ceil(t / 12);
+  const asOf = asOfMonth(ctx.today);
+  const t = planMonthOf(plan.start_year, plan.start_month, asOf.year, asOf.month);
+  const year = yearOf(t);
   const column =
     t >= 1 && t <= 72 ? compiled.workbook.monthlyGrid(0, year, 'estimate').find((c) => c.t === t) : undefined;
-  const calendar = Object.fromEntries(
-    Object.entries(metrics).map(([name, metric]) => {
-      const mine = rows.filter((r) => r.key === metric.daily);
-      const sum = (from: string) => mine.filter((r) => r.date >= from).reduce((total, r) => total + Number(r.value), 0);
-      const monthly = sum(monthStart);
-      const estimated = column?.values[metric.estimate] ?? null;
-      return [
-        name,
-        {
-          actual: { today: sum(today), weekly: sum(weekStart), monthly },
-          completion_rate: estimated ? (monthly / estimated) * 100 : null,
-          daily_data: mine.filter((r) => r.date >= monthStart).map((r) => ({ date: r.date, count: Number(r.value) })),
-          estimated: { monthly: estimated },
-        },
-      ];
-    }),
-  );
+  const calendarOf = (name: 'sales' | 'orders') => {
+    const daily = HOME_ALIASES[plan.template][name];
+    // Paid sign-ups (billing) are the month's orders of a selfserve plan.
+    const estimate = daily === 'billing' ? 'order' : daily;
+    // An entry outside the bounds of a count (stored before they existed) is left out, as the plan's workbook does.
+    const mine = rows.filter((r) => r.key === daily && countSchema.safeParse(Number(r.value)).success);
+    const sum = (from: string) => mine.filter((r) => r.date >= from).reduce((total, r) => total + Number(r.value), 0);
+    const monthly = sum(monthStart);
+    const estimated = column?.values[estimate] ?? null;
+    return {
+      actual: { today: sum(today), weekly: sum(weekStart), monthly },
+      completion_rate: estimated ? finiteOrNull((monthly / estimated) * 100) : null,
+      daily_data: mine
+        .filter((r) => r.date >= monthStart)
+        .map((r) => ({ date: String(r.date), count: Number(r.value) })),
+      estimated: { monthly: estimated },
+    };
+  };
+  const calendar = { sales: calendarOf('sales'), orders: calendarOf('orders') };
   const content = await homeContent(fixturesDir);
   return { calendar, db_chart: content.db_chart, blog: content.blog };
 }
+
+const finiteOrNull = (n: number) => (Number.isFinite(n) ? n : null);

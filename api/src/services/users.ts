@@ -1,3 +1,4 @@
+import { isoDay, type Standing, TIERS, type Tier, trialDaysLeft } from '@topline/contract';
 import type { Db } from '../db';
 
 export interface UserRow {
@@ -15,11 +16,12 @@ export interface UserRow {
   token_version: number;
 }
 
-export type Tier = 'free' | 'basic' | 'team';
-
 /** The tier a user's own plans are governed by (product-and-account.md sections 6 and 9). */
 export interface TierInfo {
-  tier: Tier;
+  /** What governs the user's plans: their tier, or the trial while it runs (`TIER_POLICY`). */
+  tier: Standing;
+  /** The user's plan as shown (`user.plan.plan`): Free during the trial, which `isTrial` tells. */
+  plan: Tier;
   isTrial: boolean;
   trialEnd: string | null;
   trialDaysLeft: number | null;
@@ -51,37 +53,58 @@ export async function allowSignup(db: Db, email: string): Promise<void> {
     .ignore();
 }
 
-const isoDate = (date: Date) => date.toISOString().slice(0, 10);
-
-/**
- * A trial (trial_end set) behaves as Free while it runs and falls back to Free when it ends without billing;
- * without a trial the stored tier applies.
- */
+/** A user's tier as of today: `tierFrom` of their subscription row. */
 export async function tierOf(db: Db, userId: number, today: Date): Promise<TierInfo> {
   return tierFrom(await db('subscriptions').where({ user_id: userId }).first(), today);
 }
 
-/** The tier of a subscription row (or of none: Free). */
+/**
+ * The tier of a subscription row (or of none: Free). A trial (trial_end set) opens the product with the trial's
+ * policy while it runs and falls back to Free when it ends; a subscription that Stripe reports live ends the trial
+ * (billing clears trial_end). Without a trial the stored tier applies: Stripe's, or the admin CLI's.
+ */
 export function tierFrom(row: { tier: string; trial_end: string | null } | undefined, today: Date): TierInfo {
-  if (!row) return { tier: 'free', isTrial: false, trialEnd: null, trialDaysLeft: null };
+  const none = { isTrial: false, trialDaysLeft: null };
+  if (!row) return { tier: 'free', plan: 'free', trialEnd: null, ...none };
   const trialEnd: string | null = row.trial_end ?? null;
-  if (trialEnd === null) return { tier: row.tier as Tier, isTrial: false, trialEnd: null, trialDaysLeft: null };
-  const daysLeft = Math.round((Date.parse(trialEnd) - Date.parse(isoDate(today))) / 86_400_000);
-  if (daysLeft < 0) return { tier: 'free', isTrial: false, trialEnd, trialDaysLeft: null };
-  return { tier: 'free', isTrial: true, trialEnd, trialDaysLeft: daysLeft };
+  if (trialEnd === null) {
+    const tier = (TIERS as readonly string[]).includes(row.tier) ? (row.tier as Tier) : 'free';
+    return { tier, plan: tier, trialEnd: null, ...none };
+  }
+  const daysLeft = trialDaysLeft(trialEnd, today) ?? -1;
+  if (daysLeft < 0) return { tier: 'free', plan: 'free', trialEnd, ...none };
+  return { tier: 'trial', plan: 'free', isTrial: true, trialEnd, trialDaysLeft: daysLeft };
 }
 
-/** Sets a user's tier until billing exists (`npm run admin -- tier`). */
+/** The last day of a trial of `days` days starting today. */
+const trialEndOf = (days: number, today: Date) => isoDay(new Date(today.getTime() + days * 86_400_000));
+
+/**
+ * Starts the trial of a new account (`TRIAL_DAYS`; 0 starts it on Free). Run in the transaction that creates the
+ * user, so that no account exists without it.
+ */
+export async function startTrial(trx: Db, userId: number, trial: TrialStart): Promise<void> {
+  if (trial.days <= 0) return;
+  await trx('subscriptions').insert({ user_id: userId, tier: 'free', trial_end: trialEndOf(trial.days, trial.today) });
+}
+
+/** How long a new account's trial runs, from when. */
+export interface TrialStart {
+  days: number;
+  today: Date;
+}
+
+/**
+ * Sets a user's tier by hand (`npm run admin -- tier`), for an API without billing: with trial days, a trial that
+ * ends on Free as a new account's does.
+ */
 export async function setTier(db: Db, userId: number, tier: Tier, trialDays: number | null, today: Date) {
-  const trialEnd = trialDays === null ? null : isoDate(new Date(today.getTime() + trialDays * 86_400_000));
+  const trialEnd = trialDays === null ? null : trialEndOf(trialDays, today);
   await db('subscriptions')
     .insert({ user_id: userId, tier, trial_end: trialEnd, status: 'active', updated_at: db.fn.now() })
     .onConflict('user_id')
     .merge();
 }
-
-/** Owned-plan limits: Free or trial 1, Basic 2, Team 3. */
-export const ownedPlanLimit = (tier: Tier): number => ({ free: 1, basic: 2, team: 3 })[tier];
 
 /** Marks invitations to this e-mail as received once the person signs up or in. */
 export async function acceptInvitations(db: Db, user: UserRow): Promise<void> {
@@ -89,4 +112,16 @@ export async function acceptInvitations(db: Db, user: UserRow): Promise<void> {
     .where({ email: user.email })
     .andWhere((q) => q.where({ status: 'yet' }).orWhereNull('user_id'))
     .update({ status: 'received', user_id: user.id });
+}
+
+/** Ends every session of the user: tokens issued before carry an older token version. */
+export async function signOut(db: Db, userId: number): Promise<void> {
+  await db('users')
+    .where({ id: userId })
+    .update({ token_version: db.raw('token_version + 1') });
+}
+
+/** Locks the user's account row until the transaction ends: one user's account writes (plans owned) serialise. */
+export async function lockUser(trx: Db, userId: number): Promise<void> {
+  await trx('users').where({ id: userId }).forUpdate().first('id');
 }

@@ -1,9 +1,15 @@
-import { PlanWorkbook } from '@topline/engine';
+import { notFound } from '@topline/contract';
+import { type PlanEdit, PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
 import type { CachedAnswer } from '../http/cachedAnswer';
-import type { AccessPlan, EditsFor, PlanRow } from './access';
-import { loadPlanFile } from './planFile';
+import type { AccessPlan, EditsFor } from './access';
+import { type LoadedPlan, loadPlanFile } from './planFile';
 
+/**
+ * One version of a plan's workbook. Edits are applied to the workbook in place and give a new `CompiledPlan` (same
+ * workbook, the next version, no answers yet), so a reader that still holds this one may find the workbook newer
+ * than `version`, never older: every answer kept in `answers` is of this version or a newer one.
+ */
 export interface CompiledPlan {
   workbook: PlanWorkbook;
   /** Database ids of the cases, by the workbook's case index. */
@@ -13,141 +19,335 @@ export interface CompiledPlan {
   answers: Map<string, CachedAnswer>;
 }
 
-interface Entry {
-  version: number;
-  asOfValue: { year: number; month: number };
-  compiled: Promise<CompiledPlan>;
-  /** `compiled` once it has resolved, for reads that need not wait. */
-  ready?: CompiledPlan | undefined;
-  /** Committed writes not yet applied to the workbook. */
-  pending: EditsFor[];
+interface Month {
+  year: number;
+  month: number;
 }
 
+interface Entry {
+  planId: number;
+  asOf: Month;
+  /** The newest version compiled: only ever replaced by a newer one. */
+  ready?: CompiledPlan | undefined;
+  /** The build in flight, shared by the reads that wait for it. */
+  building?: Promise<CompiledPlan> | undefined;
+  /** Committed writes newer than `ready`, by version: their engine edits, or null when only a rebuild can follow. */
+  pending: Map<number, EditsFor | null>;
+  /** Reads waiting for the report of a version, woken by `advance` once every version up to theirs is known. */
+  waiting: { version: number; wake: () => void }[];
+  /** When edits were last applied (performance.now()), and the wait for the next batch, if reads are waiting. */
+  appliedAt: number;
+  settling?: Promise<void> | undefined;
+}
+
+/** Pending writes applied without waiting for a read; beyond the limit the entry is dropped. */
+const APPLY_AT = 32;
+const MAX_PENDING = 1000;
+/** Reads of a plan's inputs for one build, while writes keep changing them. */
+const BUILD_READS = 3;
 /**
- * Compiled plan workbooks, one per plan, keyed by (plan id, version): a plan whose version moved on is rebuilt on
- * its next read, so any number of API processes can share one database. Concurrent reads share one build.
+ * How long a read waits for the report of a version it has seen in the database but the cache has not heard of
+ * before it rebuilds: a write of this process reports its version a moment after it commits, and a build costs more.
+ */
+const REPORT_WAIT_MS = 100;
+
+/** The plan columns a build reads: all but the icon's bytes. */
+const PLAN_COLUMNS = [
+  'id',
+  'owner_id',
+  'name',
+  'icon_type',
+  'template',
+  'currency',
+  'arr',
+  'period',
+  'arpa',
+  'start_year',
+  'start_month',
+  'theme_color',
+  'version',
+] as const satisfies readonly (keyof AccessPlan)[];
+
+/**
+ * Compiled plan workbooks, one per plan, as of a calendar month. A read asks for at least the version its access
+ * loaded: the cache answers its newest version when that is new enough, else builds from the database (reads share
+ * one build), so any number of API processes can share one database.
+ *
+ * - A cached plan only moves forward: a read that loaded an older version gets the cached, newer workbook, and a
+ *   build is kept only when it is newer than what is cached. A build holds at least the version it is named by.
+ * - Committed writes of this process arrive as edits (`advance`) and are applied to the cached workbook in version
+ *   order, in one batch, by the next read that needs them. A version reported before the one it follows waits for
+ *   it; a read that needs a version beyond a missing one rebuilds, and so does a read of a version written by another
+ *   process (after waiting REPORT_WAIT_MS for a report, in case the write was this process's own).
+ * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and reads that waited go on one
+ *   per turn of the event loop: each version costs one recalculation, and each of its answers is computed once.
+ * - Nothing is destroyed: a workbook replaced, evicted or dropped may still be read by a request that holds it, and
+ *   is freed by the garbage collector once none does. Edits are applied synchronously and reads compute their answers
+ *   synchronously once they hold a workbook, so no read sees an edit half applied.
  */
 export class WorkbookCache {
   private readonly entries = new Map<number, Entry>();
+  /** The last of the turns given to reads that waited (`nextTurn`). */
+  private turns = Promise.resolve();
   /** How often workbooks were built, followed an edit, or had to be rebuilt after a refused edit. */
   readonly stats = { builds: 0, applied: 0, fallbacks: 0 };
 
-  constructor(private readonly maxPlans = 200) {}
+  /**
+   * @param maxPlans plans kept, the least recently read evicted first
+   * @param applyEveryMs the least time between two batches of edits applied to a plan's workbook: while a plan is
+   *   edited without pause, reads that need the next version wait for one batch of every write meanwhile instead of
+   *   each write costing a recalculation and its answers anew
+   */
+  constructor(
+    private readonly maxPlans = 200,
+    private readonly applyEveryMs = 100,
+  ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** The workbook of the plan at this version and month when it is built and up to date, without waiting. */
-  peek(planId: number, version: number, asOf: { year: number; month: number }): CompiledPlan | undefined {
+  /** The workbook of the plan at this version or a newer one, as of this month, if it is built: no waiting. */
+  peek(planId: number, version: number, asOf: Month): CompiledPlan | undefined {
     const entry = this.entries.get(planId);
-    if (!entry?.ready || entry.version !== version || entry.pending.length > 0) return undefined;
-    return sameMonth(entry.asOfValue, asOf) ? entry.ready : undefined;
-  }
-
-  /** Sets `entry.compiled`, and `entry.ready` once that promise resolves (if it is still the entry's). */
-  private track(entry: Entry, compiled: Promise<CompiledPlan>): void {
-    entry.compiled = compiled;
-    entry.ready = undefined;
-    compiled.then(
-      (value) => {
-        if (entry.compiled === compiled) entry.ready = value;
-      },
-      () => {},
-    );
-  }
-
-  /** The workbook of the plan at its current version, as of a calendar month (the "current" month of MODEL.md). */
-  async get(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
-    const hit = this.entries.get(plan.id);
-    if (hit && hit.version === plan.version && sameMonth(hit.asOfValue, asOf)) {
-      if (hit.pending.length > 0) this.applyPending(db, plan.id, hit);
-      return hit.compiled;
-    }
-    if (hit) void hit.compiled.then((old) => old.workbook.destroy()).catch(() => {});
-    const compiled = this.build(db, plan, asOf);
-    this.entries.delete(plan.id);
-    const entry: Entry = { version: plan.version, asOfValue: asOf, compiled, pending: [] };
-    this.track(entry, compiled);
-    this.entries.set(plan.id, entry);
-    compiled.catch(() => {
-      if (this.entries.get(plan.id)?.compiled === compiled) this.entries.delete(plan.id);
-    });
-    this.evict();
-    return compiled;
+    if (!entry || !sameMonth(entry.asOf, asOf)) return undefined;
+    return this.atLeast(entry, version);
   }
 
   /**
-   * Follows a committed write: when the cache holds the version just before `version`, the write's engine edits are
-   * queued and applied, together with any others, in one batch by the next read instead of a rebuild. `null` edits
-   * drop the entry so that the next read rebuilds from the database.
+   * The workbook of the plan at the version of `plan` or a newer one, as of a calendar month (the "current" month of
+   * MODEL.md).
+   * @throws ApiError 404 when the plan is gone
+   */
+  async get(db: Db, plan: AccessPlan, asOf: Month): Promise<CompiledPlan> {
+    const entry = this.entryFor(plan.id, asOf);
+    // A read as of an earlier month than the cached one (a clock at the turn of a month): a workbook of its own.
+    if (!entry) return this.build(db, plan.id, asOf);
+    const cached = this.atLeast(entry, plan.version);
+    if (cached) return cached;
+    const compiled = await this.follow(db, entry, plan.version);
+    // Reads that waited go on one per turn of the event loop, so the first computes the answers the others then find.
+    await this.nextTurn();
+    return this.atLeast(entry, plan.version, true) ?? compiled;
+  }
+
+  /**
+   * Waits until the entry holds `version` or a newer one: for the report of the write and the next batch of edits
+   * when the cached workbook can follow it, else for a build.
+   */
+  private async follow(db: Db, entry: Entry, version: number): Promise<CompiledPlan> {
+    if (entry.ready && !entry.building) {
+      await this.reported(entry, version);
+      while (entry.ready && this.known(entry, true) >= version) {
+        const followed = this.atLeast(entry, version);
+        if (followed) return followed;
+        await this.settled(entry);
+      }
+    }
+    // A build in flight may have read the database before this version was committed; one started now cannot have.
+    const first = await this.rebuild(db, entry);
+    const fresh = this.atLeast(entry, version, true) ?? (first.version >= version ? first : undefined);
+    if (fresh) return fresh;
+    const second = await this.rebuild(db, entry);
+    return this.atLeast(entry, version, true) ?? second;
+  }
+
+  /** Resolves one turn of the event loop after the turn of the read that asked before. */
+  private nextTurn(): Promise<void> {
+    const turn = this.turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.turns = turn;
+    return turn;
+  }
+
+  /**
+   * Follows a write committed by this process: its engine edits wait, in version order, to be applied by the next
+   * read instead of a rebuild. `null` edits can only be followed by a rebuild, which the next read of that version
+   * or a newer one makes.
    */
   advance(planId: number, version: number, editsFor: EditsFor | null): void {
     const entry = this.entries.get(planId);
-    if (!entry || entry.version !== version - 1) return;
-    if (editsFor === null) {
-      this.drop(planId);
-      return;
+    if (!entry || (entry.ready && version <= entry.ready.version)) return;
+    entry.pending.set(version, editsFor);
+    if (entry.waiting.length > 0) {
+      const known = this.known(entry);
+      const woken = entry.waiting.filter((w) => w.version <= known);
+      entry.waiting = entry.waiting.filter((w) => w.version > known);
+      for (const w of woken) w.wake();
     }
-    entry.version = version;
-    entry.pending.push(editsFor);
+    if (entry.pending.size >= APPLY_AT) this.catchUp(entry);
+    if (entry.pending.size > MAX_PENDING) this.entries.delete(planId);
   }
 
-  /** Applies queued edits in one batch; anything the engine refuses rebuilds the workbook from the database. */
-  private applyPending(db: Db, planId: number, entry: Entry): void {
-    const batch = entry.pending.splice(0);
-    const version = entry.version;
-    this.track(
-      entry,
-      entry.compiled.then(async (compiled) => {
-        try {
-          const edits = batch.flatMap((editsFor) => editsFor(compiled.caseIds));
-          if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
-          if (edits.length > 0) compiled.workbook.apply(edits);
-          this.stats.applied += batch.length;
-          compiled.version = version;
-          compiled.answers = new Map<string, CachedAnswer>();
-          return compiled;
-        } catch {
-          this.stats.fallbacks++;
-          compiled.workbook.destroy();
-          const plan = await db<PlanRow>('business_plans').where({ id: planId }).first();
-          if (!plan) throw new RangeError(`plan ${planId} is gone`);
-          entry.version = plan.version;
-          return this.build(db, plan, entry.asOfValue);
-        }
-      }),
-    );
-    entry.compiled.catch(() => {
-      if (this.entries.get(planId) === entry) this.entries.delete(planId);
-    });
-  }
-
+  /** Forgets the plan (deleted); a request still reading its workbook keeps it. */
   drop(planId: number): void {
-    const entry = this.entries.get(planId);
     this.entries.delete(planId);
-    if (entry) void entry.compiled.then((c) => c.workbook.destroy()).catch(() => {});
   }
 
   clear(): void {
-    for (const planId of [...this.entries.keys()]) this.drop(planId);
+    this.entries.clear();
   }
 
-  private async build(db: Db, plan: AccessPlan, asOf: { year: number; month: number }): Promise<CompiledPlan> {
+  /** The entry of the plan as of this month, made (or made anew for a later month) if needed; none for an earlier one. */
+  private entryFor(planId: number, asOf: Month): Entry | undefined {
+    const cached = this.entries.get(planId);
+    if (cached && !sameMonth(cached.asOf, asOf) && monthIndex(asOf) < monthIndex(cached.asOf)) return undefined;
+    const entry: Entry =
+      cached && sameMonth(cached.asOf, asOf) ? cached : { planId, asOf, pending: new Map(), waiting: [], appliedAt: 0 };
+    // Last used last: eviction takes the plan read least recently.
+    this.entries.delete(planId);
+    this.entries.set(planId, entry);
+    if (entry !== cached) this.evict();
+    return entry;
+  }
+
+  /**
+   * The newest version up to which every version is known: the workbook's, then the reported ones without a gap
+   * (`byEdits`: up to the first that only a rebuild can follow).
+   */
+  private known(entry: Entry, byEdits = false): number {
+    let version = entry.ready?.version ?? 0;
+    while (byEdits ? entry.pending.get(version + 1) : entry.pending.has(version + 1)) version++;
+    return version;
+  }
+
+  /**
+   * Resolves once every version up to `version` is reported, or after REPORT_WAIT_MS (and the I/O that arrived
+   * meanwhile, so that a report held up by a busy event loop still counts).
+   */
+  private reported(entry: Entry, version: number): Promise<void> {
+    if (this.known(entry) >= version) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiter = { version, wake: () => resolve() };
+      entry.waiting.push(waiter);
+      setTimeout(() => {
+        setImmediate(() => {
+          entry.waiting = entry.waiting.filter((w) => w !== waiter);
+          resolve();
+        });
+      }, REPORT_WAIT_MS).unref();
+    });
+  }
+
+  /** Resolves when the entry may apply its next batch of edits (`applyEveryMs` after the last one). */
+  private settled(entry: Entry): Promise<void> {
+    const wait = this.applyEveryMs - (performance.now() - entry.appliedAt);
+    if (wait <= 0) return Promise.resolve();
+    entry.settling ??= new Promise<void>((resolve) =>
+      setTimeout(() => {
+        entry.settling = undefined;
+        resolve();
+      }, wait),
+    );
+    return entry.settling;
+  }
+
+  /**
+   * The entry's newest workbook if it is at least at `version`: as it is, else with the pending edits applied when
+   * the last batch is `applyEveryMs` old (or `now`).
+   */
+  private atLeast(entry: Entry, version: number, now = false): CompiledPlan | undefined {
+    const ready =
+      entry.ready && entry.ready.version < version && (now || performance.now() - entry.appliedAt >= this.applyEveryMs)
+        ? this.catchUp(entry)
+        : entry.ready;
+    return ready && ready.version >= version ? ready : undefined;
+  }
+
+  /**
+   * Applies the pending edits that follow the entry's version without a gap, in one batch, and answers the entry's
+   * newest workbook. Anything the engine refuses leaves the entry without a workbook: the next read rebuilds it.
+   */
+  private catchUp(entry: Entry): CompiledPlan | undefined {
+    const ready = entry.ready;
+    if (!ready || entry.pending.size === 0) return ready;
+    const batch: EditsFor[] = [];
+    for (let editsFor = entry.pending.get(ready.version + 1); editsFor; ) {
+      batch.push(editsFor);
+      entry.pending.delete(ready.version + batch.length);
+      editsFor = entry.pending.get(ready.version + batch.length + 1);
+    }
+    if (batch.length === 0) return ready;
+    try {
+      const edits = batch.flatMap((editsFor) => editsFor(ready.caseIds));
+      if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
+      // Assumption edits and the others change different inputs, so their order between them does not matter. In
+      // two batches, each takes the engine's short way (one Assumptions sheet compiled again, input cells written)
+      // where one mixed batch would compile the edited cases again.
+      const assumptions = edits.filter(isAssumptionEdit);
+      const others = edits.filter((e) => !isAssumptionEdit(e));
+      if (others.length > 0) ready.workbook.apply(others);
+      if (assumptions.length > 0) ready.workbook.apply(assumptions);
+    } catch {
+      this.stats.fallbacks++;
+      entry.ready = undefined;
+      return undefined;
+    }
+    this.stats.applied += batch.length;
+    entry.appliedAt = performance.now();
+    entry.ready = {
+      workbook: ready.workbook,
+      caseIds: ready.caseIds,
+      version: ready.version + batch.length,
+      answers: new Map(),
+    };
+    return entry.ready;
+  }
+
+  /** The entry's build in flight, or a new one; a build newer than the entry's workbook replaces it. */
+  private rebuild(db: Db, entry: Entry): Promise<CompiledPlan> {
+    if (entry.building) return entry.building;
+    const building: Promise<CompiledPlan> = this.build(db, entry.planId, entry.asOf).then(
+      (built) => {
+        if (entry.building === building) entry.building = undefined;
+        if (!entry.ready || entry.ready.version < built.version) {
+          entry.ready = built;
+          for (const version of entry.pending.keys()) if (version <= built.version) entry.pending.delete(version);
+        }
+        return built;
+      },
+      (error: unknown) => {
+        if (entry.building === building) entry.building = undefined;
+        throw error;
+      },
+    );
+    entry.building = building;
+    return building;
+  }
+
+  /**
+   * Builds the plan's workbook from the database. The plan's version is read before and after its inputs: when it
+   * stayed the same, no write committed in between and the version names exactly what the workbook holds. Else the
+   * inputs are read again; a workbook that still raced writes is named by the version read first, which it holds at
+   * least: the edits of the later versions, applied again in order, end where the database does.
+   * @throws ApiError 404 when the plan is gone
+   */
+  private async build(db: Db, planId: number, asOf: Month): Promise<CompiledPlan> {
     this.stats.builds++;
-    const loaded = await loadPlanFile(db, plan);
+    let loaded: LoadedPlan | undefined;
+    for (let attempt = 0; attempt < BUILD_READS; attempt++) {
+      const plan = await db<AccessPlan>('business_plans')
+        .where({ id: planId })
+        .first(...PLAN_COLUMNS);
+      if (!plan) throw notFound('the business plan');
+      loaded = await loadPlanFile(db, plan);
+      const after = await db<AccessPlan>('business_plans').where({ id: planId }).first('version');
+      if (Number(after?.version) === Number(plan.version)) break;
+    }
+    if (!loaded) throw notFound('the business plan');
     const workbook = PlanWorkbook.build(loaded.file, { asOf });
-    return { workbook, caseIds: loaded.caseIds, version: plan.version, answers: new Map<string, CachedAnswer>() };
+    const version = Number(loaded.plan.version);
+    return { workbook, caseIds: loaded.caseIds, version, answers: new Map<string, CachedAnswer>() };
   }
 
   private evict(): void {
     while (this.entries.size > this.maxPlans) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) return;
-      this.drop(oldest);
+      this.entries.delete(oldest);
     }
   }
 }
 
-const sameMonth = (a: { year: number; month: number }, b: { year: number; month: number }) =>
-  a.year === b.year && a.month === b.month;
+const isAssumptionEdit = (edit: PlanEdit) => edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
+const sameMonth = (a: Month, b: Month) => a.year === b.year && a.month === b.month;
+const monthIndex = (m: Month) => m.year * 12 + m.month;

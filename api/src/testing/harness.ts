@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorBodySchema, routes, type Tier } from '@topline/contract';
+import type { z } from 'zod';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type Db, listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../db';
@@ -12,7 +14,7 @@ import { AccessCache } from '../services/accessCache';
 import type { Mailer, MailMessage } from '../services/mail';
 import { hashPassword } from '../services/passwords';
 import { TokenSigner } from '../services/tokens';
-import { setTier, type Tier, type UserRow } from '../services/users';
+import { setTier, type UserRow } from '../services/users';
 import { WorkbookCache } from '../services/workbooks';
 
 /**
@@ -136,6 +138,7 @@ export async function startTestApi(
       const text = await response.text();
       let parsed: unknown = null;
       if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      checkAnswer(method, path, response.status, parsed);
       return { status: response.status, body: parsed, headers: response.headers, text };
     },
     async user(email, tier = 'free', trialDays = null) {
@@ -186,4 +189,22 @@ export function planForm(
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (icon) form.set('business_plan_icon', new Blob([icon.bytes]), icon.name);
   return form;
+}
+
+/**
+ * Every answer a test reads is parsed with the contract: a success with its route's answer schema, a refusal with the
+ * error body, so an answer that drifts from the contract fails the test that reads it.
+ * @throws Error naming the call and the first mismatch
+ */
+export function checkAnswer(method: string, path: string, status: number, body: unknown): void {
+  const route = Object.values(routes).find((r) => r.method === method && r.path === path);
+  if (!route || body === null) return;
+  const schema: z.ZodType = status >= 400 ? errorBodySchema : route.answer;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(
+      `${method} ${path} ${status} answered outside the contract: ${issue?.path.join('.')} ${issue?.message}`,
+    );
+  }
 }

@@ -5,7 +5,9 @@
  */
 import { ALL_PERIODS, monthColumn, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
-import { aggregatePeriod, emptyGrid, type Grid, PeriodSheet, refOrBlank, safeRatio, setCell } from './grid';
+import { safeRatio } from './formulas';
+import { emptyGrid, type Grid, PeriodSheet, refOrBlank, setCell } from './grid';
+import { aggregatePeriod } from './periodRules';
 
 export const VARIANCE_BLOCKS = ['progress', 'difference_value', 'difference_rate'] as const;
 export type VarianceBlock = (typeof VARIANCE_BLOCKS)[number];

@@ -5,7 +5,7 @@
  */
 import { ALL_PERIODS, a1, columnLetter, monthColumn, PERIOD_COLUMNS, periodColumn, quarterColumn } from '../layout';
 import { COST_GROUPS, type CostGroup, type CostItem, PLAN_MONTHS } from '../schema';
-import { type Cell, emptyGrid, type Grid, type PeriodSheet, periodLabel, setCell } from './grid';
+import { type Cell, emptyGrid, type Grid, type PeriodSheet, periodLabel, setCell, textCell } from './grid';
 
 export const SUMMARY_ROWS = ['total', 'budget', 'budgetary_averages', 'remaining_budget'] as const;
 export type SummaryRow = (typeof SUMMARY_ROWS)[number];
@@ -92,7 +92,7 @@ function sumOf(rows: number[], column: number): Cell {
 }
 
 function fillItem(grid: Grid, r: number, item: CostItem): void {
-  setCell(grid, r, 0, item.item_name);
+  setCell(grid, r, 0, textCell(item.item_name));
   setCell(grid, r, metaColumn('item_title'), item.item_title);
   setCell(grid, r, metaColumn('price'), item.price);
   setCell(grid, r, metaColumn('start_year'), item.start_year);

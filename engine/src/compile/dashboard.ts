@@ -7,7 +7,8 @@
  */
 import { a1, monthColumn, yearColumn, yearOf } from '../layout';
 import type { RowDef } from '../rows';
-import { type Cell, emptyGrid, type Grid, type PeriodSheet, refOrBlank, safeRatio, setCell } from './grid';
+import { burnMultiple, safeRatio } from './formulas';
+import { type Cell, emptyGrid, type Grid, type PeriodSheet, refOrBlank, setCell } from './grid';
 
 export const DASHBOARD_COLUMNS = [
   'latest_value',
@@ -125,7 +126,13 @@ function averageCell(row: RowDef, months: number[], view: PeriodSheet, here: (ke
       return row.same ? `=${row.same(here)}` : null;
     default:
       if (row.key !== 'burn_multiple') return null;
-      // Net new ARR over the window is the ARR at its end less the ARR before it.
-      return `=IF(${view.at('arr', last, true)}-${first > 1 ? view.at('arr', first - 1, true) : '0'}>0,MAX(0,-${here('operating_income')})*${n}/(${view.at('arr', last, true)}-${first > 1 ? view.at('arr', first - 1, true) : '0'}),"")`;
+      // The window's operating income is its monthly average times its months.
+      return burnMultiple({
+        arr: view.at('arr', last, true),
+        operatingIncome: here('operating_income'),
+        first,
+        arrAt: (t) => view.at('arr', t, true),
+        months: n,
+      });
   }
 }

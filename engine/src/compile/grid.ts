@@ -1,19 +1,9 @@
 /**
- * The building blocks every sheet compiler shares: a cell grid, the period-sheet skeleton, and the quarter/year
- * aggregation of MODEL.md section 4.
+ * The building blocks every sheet compiler shares: a cell grid, the period-sheet skeleton with its metric rows and
+ * A1 references, and the record of where each monthly input was written. How quarters and years are aggregated is
+ * in `periodRules.ts`.
  */
-import {
-  ALL_PERIODS,
-  a1,
-  calendarOf,
-  monthColumn,
-  PERIOD_COLUMNS,
-  type Period,
-  periodColumn,
-  previousPeriod,
-  quarterColumn,
-  yearColumn,
-} from '../layout';
+import { ALL_PERIODS, a1, calendarOf, monthColumn, PERIOD_COLUMNS, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
 
 /** A cell's content: a number, a string (a formula when it starts with '='), or empty. */
@@ -23,6 +13,14 @@ export type Grid = Cell[][];
 export function emptyGrid(rows: number, columns: number): Grid {
   return Array.from({ length: rows }, () => new Array<Cell>(columns).fill(null));
 }
+
+/**
+ * A user's text (a cost item's name) as cell content. HyperFormula takes a string that starts with '=' for a formula,
+ * and one that reads as a number, date or percentage for that value; a leading apostrophe marks the rest as text and
+ * is not part of the value, so the cell's value is the name whatever it starts with. The exports write user text from
+ * the plan, not from the cell (`export/userText.ts`).
+ */
+export const textCell = (text: string): string => `'${text}`;
 
 export function setCell(grid: Grid, row: number, column: number, value: Cell): void {
   const r = grid[row];
@@ -150,110 +148,4 @@ export class PeriodSheet {
  */
 export function refOrBlank(source: PeriodSheet, key: string, t: number): Cell {
   return source.grid[source.row(key)]?.[monthColumn(t)] === null ? null : `=${source.at(key, t, true)}`;
-}
-
-/**
- * How a period column is aggregated: over which months, from which monthly cells, and (for a sheet that masks another
- * to its ACT months) where the full sheet's period cells are.
- */
-export interface PeriodScope {
-  months: number[];
-  /** Reference to the monthly figure that is aggregated (in this sheet, or in the sheet it masks). */
-  monthRef: (key: string, t: number) => string;
-  /** Reference to the full sheet's month figure, for what lies before the period (the ARR before it). */
-  baseMonthRef: (key: string, t: number) => string;
-  /** Set for a masked sheet: the full sheet's cell of this period, used where the whole period is covered. */
-  basePeriodRef?: (key: string) => string;
-}
-
-/** Fills a period column by the rules of MODEL.md section 4. */
-export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: 'month' }>, scope: PeriodScope): void {
-  const column = periodColumn(p);
-  const first = Math.min(...scope.months);
-  const last = Math.max(...scope.months);
-  const c = (key: string) => sheet.ref(key, column);
-  for (const row of sheet.rows) {
-    let value: Cell = null;
-    switch (row.rule) {
-      case 'sum':
-        value = `=${periodSum(sheet, row.key, p)}`;
-        break;
-      case 'last':
-        value = `=${scope.monthRef(row.key, last)}`;
-        break;
-      case 'first':
-        value = `=${scope.monthRef(row.key, first)}`;
-        break;
-      case 'same':
-        value = row.same ? `=${row.same(c)}` : null;
-        break;
-      case 'special':
-        value = specialPeriodCell(sheet, row.key, p, scope, first, last);
-        break;
-    }
-    sheet.set(row.key, column, value);
-  }
-}
-
-/**
- * A flow over a period: a quarter sums its three month cells, a year its four quarter cells. Months outside the
- * scope (not ACT, in a masked sheet) are blank, so the same formula sums the ACT months only.
- */
-export function periodSum(sheet: PeriodSheet, key: string, p: Exclude<Period, { kind: 'month' }>): string {
-  if (p.kind === 'quarter') return `SUM(${sheet.at(key, p.months[0] ?? 1)}:${sheet.at(key, p.months[2] ?? 1)})`;
-  return `SUM(${[1, 2, 3, 4].map((q) => sheet.ref(key, quarterColumn(p.year, q))).join(',')})`;
-}
-
-function specialPeriodCell(
-  sheet: PeriodSheet,
-  key: string,
-  p: Exclude<Period, { kind: 'month' }>,
-  scope: PeriodScope,
-  first: number,
-  last: number,
-): Cell {
-  const column = periodColumn(p);
-  if (key === 'burn_multiple') {
-    const before = first > 1 ? scope.baseMonthRef('arr', first - 1) : '0';
-    return burnMultiple(sheet.ref('arr', column), before, sheet.ref('operating_income', column));
-  }
-  if (key === 'arr_progress') {
-    if (scope.basePeriodRef)
-      return p.months.every((t) => scope.months.includes(t)) ? `=${scope.basePeriodRef(key)}` : null;
-    return sheet.yearTarget ? `=IFERROR(${sheet.ref('arr', column)}/${sheet.yearTarget(p.year)},"")` : null;
-  }
-  if (key !== 'revenue_rate' && key !== 'required_cash') return null;
-  // Required cash is read by year (the annual P&L).
-  if (key === 'required_cash' && p.kind === 'quarter') return null;
-  if (scope.basePeriodRef) {
-    // Part of a period has no growth rate or required cash of its own; the whole period takes the full sheet's.
-    const whole = p.months.every((t) => scope.months.includes(t));
-    return whole ? `=${scope.basePeriodRef(key)}` : null;
-  }
-  if (key === 'revenue_rate') {
-    // Growth against the previous period of the same kind (MODEL.md section 4).
-    const prev = previousPeriod(p);
-    return prev ? `=IFERROR(${sheet.ref('revenue', column)}/${sheet.ref('revenue', periodColumn(prev))}-1,"")` : null;
-  }
-  // MODEL.md section 3: the deepest cumulative operating loss up to the period's end. Quarter and CY cells of the
-  // running-sum row hold their last month, so they leave the minimum unchanged.
-  return `=MAX(0,-MIN(${sheet.at('cumulative_operating_income', 1)}:${sheet.at('cumulative_operating_income', last)}))`;
-}
-
-/**
- * a / b, blank where either is blank or b is zero. Spreadsheets disagree on "" in arithmetic (HyperFormula reads it
- * as 0, Excel as an error), so a blank part must give a blank result explicitly.
- */
-export function safeRatio(a: string, b: string, suffix = ''): string {
-  return `=IF(OR(${a}="",${b}=""),"",IFERROR(${a}/${b}${suffix},""))`;
-}
-
-/** MODEL.md section 3: MAX(0, -operating income) / net new ARR, blank unless net new ARR > 0. */
-export function burnMultiple(arr: string, arrBefore: string, operatingIncome: string): string {
-  return `=IF(${arr}-${arrBefore}>0,MAX(0,-${operatingIncome})/(${arr}-${arrBefore}),"")`;
-}
-
-/** Reference to the CY cell of month 72's year: the stock value at the plan's end. */
-export function planEndRef(sheet: PeriodSheet, key: string, qualified = true): string {
-  return sheet.ref(key, yearColumn(6), qualified);
 }

@@ -5,6 +5,7 @@
 import { a1, isPlanMonth, planMonthOf } from '../layout';
 import { type RowDef, recordKeys, rowsFor } from '../rows';
 import type { PlanFile, Template } from '../schema';
+import { actMonths, compileActual, type DailySums, revisedMonths } from './actual';
 import {
   Assumptions,
   caseRateName,
@@ -17,8 +18,8 @@ import {
 import { comparedPeriods, compileMasked, compileVariance } from './compare';
 import { type CostLayout, compileCosts } from './costs';
 import { compileDashboard, type DashboardLayout } from './dashboard';
+import { compileEstimate } from './estimate';
 import { caseOfInputPath, emptyGrid, type Grid, type InputCells, type PeriodSheet, setCell } from './grid';
-import { actMonths, compileActual, compileEstimate, type DailySums, revisedMonths } from './periodSheets';
 
 export type { Cell, Grid, InputCell, InputCells } from './grid';
 export { inputPath } from './grid';

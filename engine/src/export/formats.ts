@@ -9,6 +9,7 @@ import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS, type DashboardScalar } from '../c
 import type { CaseLayout, CompiledWorkbook } from '../compile/index';
 import { RATE_KEYS, ROWS } from '../rows';
 import type { Currency } from '../schema';
+import type { UserTextOf } from './userText';
 
 /**
  * - `money`: the currency's decimals; `rate`: a fraction shown as a percentage; `count`: customers, sessions;
@@ -185,19 +186,23 @@ const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /**
  * Column widths in characters, wide enough for each column's header and its largest formatted figure: the label
- * column fits its labels (capped), figure columns fit their numbers.
+ * column fits its labels (capped), figure columns fit their numbers. User text counts as written, even when it looks
+ * like a formula.
  */
 export function columnWidths(
   grid: readonly (readonly (string | number | null)[])[],
   values: readonly (readonly (string | number | null)[])[],
+  textOf: UserTextOf = () => undefined,
 ): number[] {
   const columns = Math.max(0, ...grid.map((r) => r.length));
   const widths: number[] = [];
   for (let c = 0; c < columns; c++) {
     let chars = 0;
     for (let r = 0; r < grid.length; r++) {
-      const v = values[r]?.[c] ?? grid[r]?.[c] ?? null;
-      const isFormula = typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('=');
+      const userText = textOf(r, c);
+      const v = userText ?? values[r]?.[c] ?? grid[r]?.[c] ?? null;
+      const isFormula =
+        userText === undefined && typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('=');
       const text = typeof v === 'number' ? grouped.format(v) : v === null || isFormula ? '' : v;
       chars = Math.max(chars, text.length);
     }

@@ -151,3 +151,31 @@ describe('sheetsGrid', () => {
     expect(body.values[1]?.[quarterColumn(1, 1)]).toBe('');
   });
 });
+
+describe('sheetsGrid with user text that looks like a formula', () => {
+  it('marks a cost item named like a formula as a string in the grid, the batch requests and the values body', () => {
+    const NAME = '=HYPERLINK("http://x","y")';
+    const input = plan('actuals-revisions.json') as { cases: { cost_items: { item_name: string }[] }[] };
+    const item = input.cases[0]?.cost_items[0];
+    if (!item) throw new Error('the fixture has no cost item');
+    item.item_name = NAME;
+    const wb = PlanWorkbook.build(input, { asOf: { year: 2026, month: 9 } });
+    const c = wb.caseLayout(0);
+    const row = c.costs.itemRows[0] ?? 0;
+    const grid = sheetsGrid(wb);
+    const costs = grid.sheets.find((s) => s.title === c.sheets.costs);
+    if (!costs) throw new Error('no costs sheet');
+    expect(costs.rows[row]?.[0]).toEqual({ value: NAME });
+    // The item's figures stay formulas.
+    expect(costs.rows[row]?.[monthColumn(1)]?.formula).toMatch(/^=IF\(/);
+
+    const ids = Object.fromEntries(grid.sheets.map((s, i) => [s.title, i]));
+    const update = sheetsBatchRequests(grid, ids).find(
+      (r) => 'updateCells' in r && r.updateCells.start.sheetId === ids[c.sheets.costs],
+    );
+    if (!update || !('updateCells' in update)) throw new Error('no updateCells for the costs sheet');
+    expect(update.updateCells.rows[row]?.values[0]).toEqual({ userEnteredValue: { stringValue: NAME } });
+    expect(sheetsValueUpdate(costs).values[row]?.[0]).toBe(`'${NAME}`);
+    wb.destroy();
+  });
+});

@@ -7,6 +7,7 @@
 import type { PlanWorkbook, Value } from '../workbook';
 import { columnWidths, type FormatKind, formatPattern, sheetFormats } from './formats';
 import { parseReference, quoteSheet } from './references';
+import { userText } from './userText';
 
 /** The `numberFormat` of a Sheets `CellFormat`. */
 export interface SheetsNumberFormat {
@@ -15,7 +16,10 @@ export interface SheetsNumberFormat {
 }
 
 export interface SheetsCell {
-  /** The formula as Sheets takes it, starting with '='; absent for constants and labels. */
+  /**
+   * The formula as Sheets takes it, starting with '='; absent for constants, labels and user text (a cost item's
+   * name), which go to Sheets as strings even when they start with '='.
+   */
   formula?: string;
   /** The constant, or the engine's value of the formula (null for blank). */
   value: Value;
@@ -67,14 +71,18 @@ export function sheetsGrid(wb: PlanWorkbook): SheetsGrid {
     const grid = wb.grid(title);
     const values = wb.sheetValues(title);
     const formatOf = sheetFormats(wb.layout, title);
+    const textOf = userText(wb.layout, wb.plan, title);
     const rows = grid.map((row, r) =>
       row.map((content, c): SheetsCell => {
         const kind = content === null ? undefined : formatOf(r, c);
         const numberFormat = kind ? sheetsNumberFormat(kind, wb) : undefined;
+        const text = textOf(r, c);
         const cell: SheetsCell =
-          typeof content === 'string' && content.startsWith('=')
-            ? { formula: content, value: values[r]?.[c] ?? null }
-            : { value: content };
+          text !== undefined
+            ? { value: text }
+            : typeof content === 'string' && content.startsWith('=')
+              ? { formula: content, value: values[r]?.[c] ?? null }
+              : { value: content };
         if (numberFormat) cell.numberFormat = numberFormat;
         return cell;
       }),
@@ -84,7 +92,7 @@ export function sheetsGrid(wb: PlanWorkbook): SheetsGrid {
       rows,
       frozenRowCount: 1,
       frozenColumnCount: 1,
-      columnWidths: columnWidths(grid, values).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
+      columnWidths: columnWidths(grid, values, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
     };
   });
   const namedRanges = wb.layout.names.map(({ name, expression }): SheetsNamedRange => {

@@ -103,6 +103,36 @@ describe('exportXlsx', () => {
   });
 });
 
+describe('exportXlsx with user text that looks like a formula', () => {
+  const NAMES = ['=HYPERLINK("http://x","y")', '+SUM(1,2)', '-A1', '@SUM(1)'];
+
+  it('writes a cost item named like a formula as a string cell, with no formula', async () => {
+    const plan = (await loadFixture('actuals-revisions.json')) as {
+      cases: { cost_items: { item_name: string }[] }[];
+    };
+    const items = plan.cases[0]?.cost_items ?? [];
+    const base = items[0];
+    if (!base) throw new Error('the fixture has no cost item');
+    plan.cases[0] = {
+      ...plan.cases[0],
+      cost_items: NAMES.map((item_name, i) => ({ ...base, cost_id: `x${i}`, item_name })),
+    };
+    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+    const c = wb.caseLayout(0);
+    const book = await readXlsx(await exportXlsx(wb));
+    const sheet = book.getWorksheet(c.sheets.costs);
+    NAMES.forEach((name, n) => {
+      const cell = sheet?.getCell(a1(c.costs.itemRows[n] ?? 0, 0));
+      expect(cell?.type).toBe(ExcelJS.ValueType.String);
+      expect(cell?.value).toBe(name);
+      expect(cell?.formula).toBeUndefined();
+    });
+    // The item's figures are still formulas.
+    expect(sheet?.getCell(a1(c.costs.itemRows[0] ?? 0, monthColumn(1))).formula).toMatch(/^IF\(/);
+    wb.destroy();
+  });
+});
+
 /**
  * LibreOffice Calc, headless, recomputes the exported files. Three copies of each fixture go through it: with the
  * engine's cached results, without any (so every value LibreOffice reports is one it computed from the formulas), and

@@ -9,6 +9,7 @@ import { columnLetter } from '../layout';
 import type { PlanWorkbook, Value } from '../workbook';
 import { columnWidths, formatPattern, sheetFormats } from './formats';
 import { parseReference, quoteSheet } from './references';
+import { userText } from './userText';
 
 export interface XlsxOptions {
   /**
@@ -40,15 +41,19 @@ export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): P
     const grid = wb.grid(name);
     const values = wb.sheetValues(name);
     const formatOf = sheetFormats(wb.layout, name);
+    const textOf = userText(wb.layout, wb.plan, name);
     const sheet = book.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 1, ySplit: 1 }] });
-    columnWidths(grid, values).forEach((width, c) => {
+    columnWidths(grid, values, textOf).forEach((width, c) => {
       sheet.getColumn(c + 1).width = width;
     });
     grid.forEach((row, r) => {
       row.forEach((content, c) => {
         if (content === null) return;
         const cell = sheet.getCell(r + 1, c + 1);
-        if (typeof content === 'string' && content.startsWith('=')) {
+        const text = textOf(r, c);
+        // User text is a string cell whatever it starts with: ExcelJS writes only { formula } values as formulas.
+        if (text !== undefined) cell.value = text;
+        else if (typeof content === 'string' && content.startsWith('=')) {
           const formula = content.slice(1);
           cell.value = cached ? { formula, result: cachedResult(values[r]?.[c] ?? null) } : { formula };
         } else {

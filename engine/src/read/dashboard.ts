@@ -2,11 +2,21 @@
  * The dashboard of a case (working-screens.md section 3, "Dashboard"): each metric's actual and estimate series with
  * its latest value, fiscal-year achievement and 3/6/12-month averages, plus runway and the MRR progress gauge.
  */
+import { z } from 'zod';
 import type { DASHBOARD_COLUMNS, DashboardScalar } from '../compile/dashboard';
 import { calendarOf, yearOf } from '../layout';
-import { PLAN_MONTHS } from '../schema';
+import { rowsFor } from '../rows';
+import { PLAN_MONTHS, TEMPLATES } from '../schema';
 import type { PlanWorkbook } from '../workbook';
-import { CaseReader, monthLabel, num } from './cells';
+import {
+  brokenSchema,
+  CaseReader,
+  figureSchema as figure,
+  flagBroken,
+  monthLabel,
+  recordOf,
+  refusedInputs,
+} from './cells';
 
 /** Dashboard metric -> workbook row. */
 export const DASHBOARD_METRICS: Record<string, string> = {
@@ -35,47 +45,56 @@ export const DASHBOARD_METRICS: Record<string, string> = {
   revenue_per_employees: 'revenue_per_headcount',
 };
 
-export interface DashboardSeries {
+export const dashboardSeriesSchema = z.strictObject({
   /** 72 months: the actual of ACT months, null elsewhere. */
-  actual: (number | null)[];
+  actual: z.array(figure),
   /** 72 months of the estimate. */
-  estimate: (number | null)[];
+  estimate: z.array(figure),
   /** 72 months of the actual view (ACT months, then the forecast). */
-  forecast: (number | null)[];
-  latest_value: number | null;
-  fiscal_year_achieved: number | null;
-  ave_three_monthes: number | null;
-  ave_six_monthes: number | null;
-  ave_twelve_monthes: number | null;
-}
+  forecast: z.array(figure),
+  latest_value: figure,
+  fiscal_year_achieved: figure,
+  ave_three_monthes: figure,
+  ave_six_monthes: figure,
+  ave_twelve_monthes: figure,
+});
+export type DashboardSeries = z.infer<typeof dashboardSeriesSchema>;
 
-export interface Dashboard {
-  months: string[];
-  latest_actual_month: number | null;
-  metrics: Record<string, DashboardSeries>;
-  forecast_monthes: number | null;
-  cash_out: { t: number; year: number; month: number } | null;
-  mrr_progress: {
-    year: number;
-    month: number;
-    progress_percent: number | null;
-    as_is: number | null;
-    goal: number | null;
-  };
-}
+/** The dashboard metrics of a template: those whose row its sheets have. */
+const metricsOf = (template: (typeof TEMPLATES)[number]) => {
+  const rows = new Set(rowsFor(template).map((r) => r.key));
+  return Object.keys(DASHBOARD_METRICS).filter((name) => rows.has(DASHBOARD_METRICS[name] ?? ''));
+};
+
+export const dashboardSchema = z.strictObject({
+  /** Calendar month "YYYY-MM" of each plan month. */
+  months: z.array(z.string()),
+  latest_actual_month: z.int().nullable(),
+  metrics: recordOf(TEMPLATES.map(metricsOf), dashboardSeriesSchema),
+  forecast_monthes: figure,
+  cash_out: z.strictObject({ t: z.int(), year: z.int(), month: z.int() }).nullable(),
+  mrr_progress: z.strictObject({
+    year: z.int(),
+    month: z.int(),
+    progress_percent: figure,
+    as_is: figure,
+    goal: figure,
+  }),
+  broken: brokenSchema.optional(),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
 
 export function dashboard(wb: PlanWorkbook, caseIndex: number): Dashboard {
   const r = new CaseReader(wb, caseIndex);
   const { sheets, dashboard: layout } = r.layout;
   const start = { year: wb.plan.start_year, month: wb.plan.start_month };
   const months = Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1);
-  const scalar = (key: DashboardScalar) => num(wb.value(sheets.dashboard, layout.scalarRow[key], 1));
+  const scalar = (key: DashboardScalar) => wb.figure(sheets.dashboard, layout.scalarRow[key], 1);
   const metrics: Record<string, DashboardSeries> = {};
   for (const [name, key] of Object.entries(DASHBOARD_METRICS)) {
     const row = layout.metricRow[key];
     if (row === undefined) continue;
-    const at = (column: (typeof DASHBOARD_COLUMNS)[number]) =>
-      num(wb.value(sheets.dashboard, row, layout.column[column]));
+    const at = (column: (typeof DASHBOARD_COLUMNS)[number]) => wb.figure(sheets.dashboard, row, layout.column[column]);
     metrics[name] = {
       actual: months.map((t) => (r.isAct(t) ? r.viewAt(key, t) : null)),
       estimate: months.map((t) => r.estimateAt(key, t)),
@@ -91,7 +110,7 @@ export function dashboard(wb: PlanWorkbook, caseIndex: number): Dashboard {
   const latest = scalar('latest_actual_month');
   const gauge = latest ?? Math.min(PLAN_MONTHS, Math.max(1, wb.layout.asOfMonth));
   const gaugeMonth = calendarOf(start.year, start.month, gauge);
-  return {
+  const answer: Dashboard = {
     months: months.map((t) => monthLabel(start, t)),
     latest_actual_month: latest,
     metrics,
@@ -105,4 +124,11 @@ export function dashboard(wb: PlanWorkbook, caseIndex: number): Dashboard {
       goal: scalar('mrr_goal'),
     },
   };
+  return flagBroken(answer, refusedInputs(wb, caseIndex));
+}
+
+/** Months of runway (the dashboard's `forecast_monthes`) as the read models take a figure: NaN if not computed. */
+export function forecastMonths(wb: PlanWorkbook, caseIndex: number): number | null {
+  const { sheets, dashboard: layout } = wb.caseLayout(caseIndex);
+  return wb.figure(sheets.dashboard, layout.scalarRow.forecast_monthes, 1);
 }

@@ -2,27 +2,46 @@
  * The monthly P&L: the 17-column grid of a plan year in each view, and the spec's monthly_pl answer
  * (working-screens.md section 3, "Monthly P&L response").
  */
+import { z } from 'zod';
 import { monthsOfYear, type Period, periodsOfYear } from '../layout';
 import { recordKeys } from '../rows';
-import { PLAN_YEARS } from '../schema';
+import { PLAN_YEARS, TEMPLATES } from '../schema';
 import type { PlanWorkbook } from '../workbook';
-import { CaseReader, monthLabel, type NumberRecord, type SpecRow, VIEWS, type ViewName } from './cells';
+import {
+  brokenSchema,
+  CaseReader,
+  figureSchema as figure,
+  flagBroken,
+  monthLabel,
+  recordOf,
+  refusedInputs,
+  type SpecRow,
+  specValueSchema,
+  VIEWS,
+  type ViewName,
+} from './cells';
 
-export type MonthType = 'month' | 'quarter' | 'cy';
+export const monthTypeSchema = z.enum(['month', 'quarter', 'cy']);
+export type MonthType = z.infer<typeof monthTypeSchema>;
 
-export interface GridColumn {
+/** A period's figures in the monthly grid: every record key of the plan's template. */
+const gridValuesSchema = recordOf(TEMPLATES.map(recordKeys), figure);
+
+export const gridColumnSchema = z.strictObject({
   /** M1..M12, Q1..Q4 or CY. */
-  column: string;
-  monthType: MonthType;
+  column: z.string(),
+  monthType: monthTypeSchema,
   /** Calendar month "YYYY-MM" of a month column; "Q1".."Q4" or "CY" otherwise. */
-  month: string;
+  month: z.string(),
   /** Plan month index of a month column. */
-  t: number | null;
-  isQuarter: boolean;
-  status: 'ACT' | 'EST';
-  comment: string | null;
-  values: NumberRecord;
-}
+  t: z.int().nullable(),
+  isQuarter: z.boolean(),
+  status: z.enum(['ACT', 'EST']),
+  comment: z.string().nullable(),
+  values: gridValuesSchema,
+  broken: brokenSchema.optional(),
+});
+export type GridColumn = z.infer<typeof gridColumnSchema>;
 
 function columnName(p: Period): string {
   if (p.kind === 'month') return `M${p.month}`;
@@ -31,6 +50,12 @@ function columnName(p: Period): string {
 
 /** The 17 columns of a plan year in one view. Progress and difference are blank outside ACT months. */
 export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
+  const inputs = refusedInputs(wb, caseIndex, year);
+  return gridColumns(wb, caseIndex, year, view).map((column) => flagBroken(column, inputs));
+}
+
+/** The columns of `monthlyGrid` with NaN where a figure could not be computed, for the answers built on them. */
+function gridColumns(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
   const r = new CaseReader(wb, caseIndex);
   const keys = recordKeys(wb.plan.template);
   const start = { year: wb.plan.start_year, month: wb.plan.start_month };
@@ -55,9 +80,21 @@ export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, v
 }
 
 /** The spec's record shape: the values with month, status and comment beside them. */
+const specRecordSchema = recordOf(
+  TEMPLATES.map((template) => [...recordKeys(template), 'month', 'status', 'comment']),
+  specValueSchema,
+);
 type SpecRecord = SpecRow;
 
-function toRecords(columns: GridColumn[]): { monthly: SpecRecord[]; quarterly: SpecRecord[]; yearly: SpecRecord } {
+/** A year of one view as the spec's records: its months, its quarters and the year. */
+export const viewRecordsSchema = z.strictObject({
+  monthly: z.array(specRecordSchema),
+  quarterly: z.array(specRecordSchema),
+  yearly: specRecordSchema,
+});
+export type ViewRecords = z.infer<typeof viewRecordsSchema>;
+
+function toRecords(columns: GridColumn[]): ViewRecords {
   const record = (c: GridColumn): SpecRecord => ({ ...c.values, month: c.month, status: c.status, comment: c.comment });
   return {
     monthly: columns.filter((c) => c.monthType === 'month').map(record),
@@ -66,6 +103,7 @@ function toRecords(columns: GridColumn[]): { monthly: SpecRecord[]; quarterly: S
   };
 }
 
+/** Graph series -> workbook row. */
 const GRAPH_SERIES: Record<string, string> = {
   arpa: 'arpa',
   arr: 'arr',
@@ -82,17 +120,40 @@ const GRAPH_SERIES: Record<string, string> = {
   registration: 'registration',
 };
 
-export interface MonthlyPlYear {
-  year: number;
-  estimate: ReturnType<typeof toRecords>;
-  actual: ReturnType<typeof toRecords>;
-  forecast: ReturnType<typeof toRecords>;
-  progress: ReturnType<typeof toRecords>;
-  difference: { rate: ReturnType<typeof toRecords>; value: ReturnType<typeof toRecords> };
-  graph: Record<string, { actual: (number | null)[]; estimate: (number | null)[] }> & {
-    forecast_monthes?: number | null;
-  };
-}
+/** A graph series of a year: the actual of its ACT months (null elsewhere) and the estimate, per month. */
+const graphSeriesSchema = z.strictObject({ actual: z.array(figure), estimate: z.array(figure) });
+type GraphSeries = z.infer<typeof graphSeriesSchema>;
+
+export const monthlyPlYearSchema = z.strictObject({
+  year: z.int(),
+  estimate: viewRecordsSchema,
+  actual: viewRecordsSchema,
+  forecast: viewRecordsSchema,
+  progress: viewRecordsSchema,
+  difference: z.strictObject({ rate: viewRecordsSchema, value: viewRecordsSchema }),
+  graph: z.strictObject({
+    arpa: graphSeriesSchema,
+    arr: graphSeriesSchema,
+    churn: graphSeriesSchema,
+    cumulative_customers: graphSeriesSchema,
+    cumulative_revenue: graphSeriesSchema,
+    ending_cash_balance: graphSeriesSchema,
+    /** saas only. */
+    meeting: graphSeriesSchema.optional(),
+    mrr: graphSeriesSchema,
+    order: graphSeriesSchema,
+    revenue: graphSeriesSchema,
+    session: graphSeriesSchema,
+    /** saas only. */
+    lead: graphSeriesSchema.optional(),
+    /** selfserve only. */
+    registration: graphSeriesSchema.optional(),
+    /** Months of runway (the dashboard's). */
+    forecast_monthes: figure,
+  }),
+  broken: brokenSchema.optional(),
+});
+export type MonthlyPlYear = z.infer<typeof monthlyPlYearSchema>;
 
 export function monthlyPl(
   wb: PlanWorkbook,
@@ -103,21 +164,21 @@ export function monthlyPl(
   const r = new CaseReader(wb, caseIndex);
   const template = wb.plan.template;
   return years.map((year) => {
-    const views = Object.fromEntries(VIEWS.map((v) => [v, toRecords(monthlyGrid(wb, caseIndex, year, v))])) as Record<
+    const views = Object.fromEntries(VIEWS.map((v) => [v, toRecords(gridColumns(wb, caseIndex, year, v))])) as Record<
       ViewName,
-      ReturnType<typeof toRecords>
+      ViewRecords
     >;
-    const graph: MonthlyPlYear['graph'] = {};
+    const series: Record<string, GraphSeries> = {};
     for (const [name, key] of Object.entries(GRAPH_SERIES)) {
       if ((key === 'lead' || key === 'meeting') && template !== 'saas') continue;
       if (key === 'registration' && template !== 'selfserve') continue;
-      graph[name] = {
+      series[name] = {
         actual: monthsOfYear(year).map((t) => (r.isAct(t) ? r.viewAt(key, t) : null)),
         estimate: monthsOfYear(year).map((t) => r.estimateAt(key, t)),
       };
     }
-    graph.forecast_monthes = forecastMonths;
-    return {
+    const graph = { ...series, forecast_monthes: forecastMonths } as MonthlyPlYear['graph'];
+    const monthlyPlYear: MonthlyPlYear = {
       year,
       estimate: views.estimate,
       actual: views.actual,
@@ -126,6 +187,7 @@ export function monthlyPl(
       difference: { rate: views.difference_rate, value: views.difference_value },
       graph,
     };
+    return flagBroken(monthlyPlYear, refusedInputs(wb, caseIndex, year));
   });
 }
 

@@ -1,30 +1,88 @@
-import { describe, expect, it } from 'vitest';
-import { errorFor } from './client';
+import type { CsvPath, DataOf, MultipartRoute } from '@topline/contract';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type AnswerAt, api, errorFor, fieldErrorsOf, isPanelRefusal, limitOf } from './client';
 
 const t = (key: string) => `t:${key}`;
 
 describe('API error mapping', () => {
   it('treats a tier lock as a lock, not a sign-out', () => {
-    const error = errorFor(403, 'GET', { title: 'Upgrade', message: 'locked', reason: 'tier_lock' }, t);
-    expect(error.kind).toBe('tier_lock');
+    const error = errorFor(403, 'GET', { title: 'Upgrade', message: 'locked', code: 'tier_lock' }, t);
+    expect([error.code, error.title, error.message]).toEqual(['tier_lock', 'Upgrade', 'locked']);
+    expect(isPanelRefusal(error)).toBe(true);
   });
 
   it('treats a refusal by role as no access, with the permission message', () => {
-    const error = errorFor(403, 'POST', { title: 'Forbidden', message: 'x', reason: 'no_access' }, t);
-    expect([error.kind, error.message]).toEqual(['no_access', 't:errors.noPermission']);
+    const error = errorFor(403, 'POST', { title: 'Forbidden', message: 'x', code: 'no_access' }, t);
+    expect([error.code, error.message]).toEqual(['no_access', 't:errors.noPermission']);
+    expect(isPanelRefusal(error)).toBe(true);
   });
 
-  it('signs out on 401 and on other 403s', () => {
-    expect(errorFor(401, 'GET', null, t).kind).toBe('unauthorized');
-    expect(errorFor(403, 'POST', { title: 'Forbidden', message: 'no' }, t).kind).toBe('unauthorized');
+  it('signs out on 401 and on 403s that are neither a lock nor a refusal by role', () => {
+    expect(errorFor(401, 'GET', null, t).code).toBe('unauthorized');
+    expect(errorFor(403, 'POST', { title: 'Forbidden', message: 'no' }, t).code).toBe('unauthorized');
+    // The old body named the refusal in `reason`; without `code` it is not a panel refusal.
+    expect(errorFor(403, 'GET', { title: 'Upgrade', message: 'locked', reason: 'tier_lock' }, t).code).toBe(
+      'unauthorized',
+    );
   });
 
   it('uses the server title and message, else the catalogue', () => {
-    const fromServer = errorFor(400, 'POST', { title: 'Bad Request', message: 'arr: too small' }, t);
-    expect([fromServer.title, fromServer.message]).toEqual(['Bad Request', 'arr: too small']);
+    const fromServer = errorFor(400, 'POST', { title: 'Bad Request', message: 'arr: too small', code: 'invalid' }, t);
+    expect([fromServer.title, fromServer.message, fromServer.code]).toEqual([
+      'Bad Request',
+      'arr: too small',
+      'invalid',
+    ]);
     const fallback = errorFor(400, 'POST', null, t);
-    expect([fallback.title, fallback.message]).toEqual(['t:errors.badRequest.title', 't:errors.badRequest.message']);
+    expect([fallback.title, fallback.message, fallback.code]).toEqual([
+      't:errors.badRequest.title',
+      't:errors.badRequest.message',
+      'invalid',
+    ]);
     expect(errorFor(500, 'GET', null, t).message).toBe('t:errors.internal.message');
     expect(errorFor(500, 'POST', null, t).message).toBe('t:errors.unexpected');
+    expect(errorFor(502, 'GET', '<html>Bad Gateway</html>', t).code).toBe('internal');
+  });
+
+  it('keeps the per-field messages and the limit of a refusal', () => {
+    const body = {
+      title: 'Bad Request',
+      message: 'a plan holds at most 3 cases',
+      code: 'limit',
+      errors: { case_name: 'a plan holds at most 3 cases' },
+      limit: { name: 'cases', max: 3, value: 4 },
+    };
+    const error = errorFor(400, 'POST', body, t);
+    expect(fieldErrorsOf(error)).toEqual({ case_name: 'a plan holds at most 3 cases' });
+    expect(limitOf(error)).toEqual({ name: 'cases', max: 3, value: 4 });
+    expect(isPanelRefusal(error)).toBe(false);
+    expect(fieldErrorsOf(new Error('x'))).toEqual({});
+    expect(limitOf(null)).toBeNull();
+  });
+});
+
+describe('typed calls', () => {
+  it("takes a call's request and answer types from the route at its path", () => {
+    // Never called: the checks are the compiler's (the tests are type-checked with the web).
+    const calls = async () => {
+      // @ts-expect-error an unknown path does not compile
+      await api.get('/pl/unknown', { query: { business_plan_id: 1 } });
+      // @ts-expect-error a GET path is not a POST path
+      await api.post('/pl/retrieve', { business_plan_id: 1 });
+      // @ts-expect-error a screen read needs the plan in its query
+      await api.get('/pl/retrieve');
+      // @ts-expect-error a multipart route takes a FormData
+      await api.post('/business-plan/create', { business_plan_name: 'Plan' });
+      // @ts-expect-error a per-year edit names one of the contract's keys
+      await api.post('/case/edit', { business_plan_id: 1, case_id: 2, year: 1, key: 'arr_typo', value: 1 });
+      await api.post('/business-plan/create', new FormData());
+      await api.post('/case/edit', { business_plan_id: 1, case_id: 2, year: 1, key: 'arr', value: null });
+      const me = await api.get('/user/me');
+      expectTypeOf(me.data.user.plan.can_create_plan).toEqualTypeOf<boolean>();
+    };
+    expectTypeOf<AnswerAt<'/kpi/retrieve'>>().toEqualTypeOf<DataOf<'kpiRetrieve'>>();
+    expectTypeOf<MultipartRoute>().toEqualTypeOf<'planCreate' | 'planEdit'>();
+    expectTypeOf<CsvPath>().toEqualTypeOf<'/pl/csv' | '/revenue/csv' | '/kpi/csv'>();
+    expect(calls).toBeTypeOf('function');
   });
 });

@@ -1,28 +1,34 @@
 /**
- * The HTTP client for /api/v1. Every request carries the XMLHttpRequest header and the bearer token kept in
- * localStorage; a token handed back in a header or as `app_token` in a body is stored. A 401, or a 403 that is not a
- * tier lock or a refusal by role (`reason: 'no_access'`), clears the token and sends the user to Login. Failed calls
- * raise an `ApiError` holding the `{title, message}` to show, and are announced to the notice listener (a tier lock
- * is not: the screen shows the upgrade placeholder instead).
+ * The HTTP client for /api/v1, typed by the contract's route table: a call names its path, and its request and answer
+ * types come from the route at that path (`api.get('/pl/retrieve', { query })`, `api.post('/case/edit', body)`), so
+ * an unknown path or a wrong field does not compile. The multipart routes (a plan's creation and Setting form) take
+ * a FormData.
+ *
+ * Every request carries the XMLHttpRequest header and the bearer token kept in localStorage; a token handed back in a
+ * header or as `app_token` in a body is stored. A 401, or a 403 that is neither a tier lock nor a refusal by role,
+ * clears the token and sends the user to Login. A failed call raises the contract's `ApiError`, whose body is the
+ * API's `{title, message, code, errors?, limit?}` with the title and message the web shows; it is announced to the
+ * notice listener (a tier lock is not: the screen shows the upgrade placeholder instead).
  */
+import {
+  type AnswerOf,
+  ApiError,
+  type CsvPath,
+  type DataOf,
+  type ErrorBody,
+  type ErrorCode,
+  errorBodySchema,
+  type Limit,
+  type MultipartRoute,
+  type PathsOf,
+  type RequestOf,
+  type RouteAt,
+  type RouteName,
+} from '@topline/contract';
 
+export { ApiError };
 export const TOKEN_KEY = 'topline.app_token';
 const API_BASE = '/api/v1';
-
-export type ApiErrorKind = 'bad_request' | 'unauthorized' | 'tier_lock' | 'no_access' | 'server' | 'network' | 'other';
-
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly kind: ApiErrorKind,
-    readonly status: number,
-    readonly title: string,
-    message: string,
-    readonly body: unknown = null,
-  ) {
-    super(message);
-  }
-}
 
 export interface Notice {
   kind: 'error' | 'success';
@@ -67,41 +73,54 @@ export function clearToken(): void {
   window.localStorage.removeItem(TOKEN_KEY);
 }
 
-export interface ApiResponse<T> {
+/** The paths of the GET and POST routes. */
+export type GetPath = PathsOf<'GET'>;
+export type PostPath = PathsOf<'POST'>;
+export type { CsvPath };
+
+/** The query of a GET route, as the wire carries it. */
+export type QueryOf<P extends GetPath> = RequestOf<RouteAt<'GET', P>>;
+/** The body of a POST route: its request, or a FormData for a multipart route. */
+export type BodyOf<P extends PostPath> =
+  RouteAt<'POST', P> extends MultipartRoute ? FormData : RequestOf<RouteAt<'POST', P>>;
+/** The `data` of a GET route's answer. */
+export type AnswerAt<P extends GetPath> = DataOf<RouteAt<'GET', P>>;
+
+export interface ApiResponse<N extends RouteName> {
   status: number;
-  data: T;
-  body: Record<string, unknown>;
+  /** The answer's `data`, or the whole answer when it has none (a 209 or 210 message). */
+  data: DataOf<N>;
+  body: AnswerOf<N>;
 }
 
-export interface RequestOptions {
-  query?: Record<string, string | number | undefined>;
+export interface CallOptions {
   /** Do not announce failures in the notice area (the caller shows its own message). */
   quiet?: boolean;
 }
+type GetOptions<P extends GetPath> = CallOptions & { query: QueryOf<P> };
+/** The options of a GET; they may be left out when the route takes no query. */
+export type GetArgs<P extends GetPath> =
+  Record<string, never> extends QueryOf<P>
+    ? [options?: CallOptions & { query?: QueryOf<P> }]
+    : [options: GetOptions<P>];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function textField(body: unknown, key: string): string | null {
-  if (!isRecord(body)) return null;
-  const value = body[key];
-  if (typeof value === 'string' && value !== '') return value;
-  if (isRecord(body.error)) return textField(body.error, key);
-  return null;
-}
-
-function refusalReason(body: unknown): string | null {
-  return isRecord(body) && typeof body.reason === 'string' ? body.reason : null;
-}
-
-/** Per-field messages of a 400, keyed by the wire field name. */
+/** Per-field messages of a refused call, keyed by the wire field name. */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || !isRecord(error.body) || !isRecord(error.body.errors)) return {};
-  const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(error.body.errors)) if (typeof value === 'string') fields[key] = value;
-  return fields;
+  return error instanceof ApiError ? (error.body.errors ?? {}) : {};
 }
+
+/** The limit that refused a call (which one, its maximum and the value it would have reached), if one did. */
+export function limitOf(error: unknown): Limit | null {
+  return error instanceof ApiError ? (error.body.limit ?? null) : null;
+}
+
+/** The refusals that do not sign the user out: the screen shows the upgrade placeholder or the no-access panel. */
+export const isPanelRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.code === 'tier_lock' || error.code === 'no_access');
 
 function storeTokenFrom(headers: Headers, body: unknown): void {
   const headerToken = headers.get('app-token') ?? headers.get('x-app-token');
@@ -110,44 +129,60 @@ function storeTokenFrom(headers: Headers, body: unknown): void {
   if (token) setToken(token);
 }
 
-/** Maps a failed answer to the error catalogue of spec section 8. */
-export function errorFor(status: number, method: string, body: unknown, t: Translate): ApiError {
-  const serverTitle = textField(body, 'title');
-  const serverMessage = textField(body, 'message');
-  if (status === 403 && refusalReason(body) === 'tier_lock') {
-    return new ApiError('tier_lock', status, serverTitle ?? t('errors.tierLock.title'), serverMessage ?? '', body);
-  }
-  if (status === 403 && refusalReason(body) === 'no_access') {
-    return new ApiError('no_access', status, serverTitle ?? t('errors.title'), t('errors.noPermission'), body);
-  }
-  if (status === 401 || status === 403) {
-    return new ApiError('unauthorized', status, serverTitle ?? '', serverMessage ?? '', body);
-  }
-  if (status === 400) {
-    return new ApiError(
-      'bad_request',
-      status,
-      serverTitle ?? t('errors.badRequest.title'),
-      serverMessage ?? t('errors.badRequest.message'),
-      body,
-    );
-  }
-  if (status >= 500 && method === 'GET') {
-    return new ApiError(
-      'server',
-      status,
-      serverTitle ?? t('errors.internal.title'),
-      serverMessage ?? t('errors.internal.message'),
-      body,
-    );
-  }
-  return new ApiError('other', status, serverTitle ?? t('errors.title'), serverMessage ?? t('errors.unexpected'), body);
+/** The code of an answer whose body is not the contract's error body (a proxy's page, an empty 502). */
+function codeOfStatus(status: number): ErrorCode {
+  if (status === 400) return 'invalid';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'too_many_requests';
+  if (status === 503) return 'unavailable';
+  return 'internal';
 }
 
-async function send<T>(method: 'GET' | 'POST', path: string, payload: unknown, options: RequestOptions = {}) {
+/**
+ * Maps a failed answer to the error the web shows (the error catalogue of spec section 8): the API's error body with
+ * the server's title and message, or the catalogue's where the body has none. A 403 that is neither a tier lock nor a
+ * refusal by role counts as `unauthorized`, which signs the user out.
+ */
+export function errorFor(status: number, method: string, body: unknown, t: Translate): ApiError {
+  const parsed = errorBodySchema.safeParse(body);
+  const server: Partial<ErrorBody> = parsed.success ? parsed.data : {};
+  const title = server.title || undefined;
+  const message = server.message || undefined;
+  const details = {
+    ...(server.errors ? { errors: server.errors } : {}),
+    ...(server.limit ? { limit: server.limit } : {}),
+  };
+  const code = server.code ?? codeOfStatus(status);
+  const refused = (c: ErrorCode, shownTitle: string, shownMessage: string) =>
+    new ApiError(status, { title: shownTitle, message: shownMessage, code: c, ...details });
+
+  if (status === 403 && code === 'tier_lock')
+    return refused('tier_lock', title ?? t('errors.tierLock.title'), message ?? '');
+  if (status === 403 && code === 'no_access')
+    return refused('no_access', title ?? t('errors.title'), t('errors.noPermission'));
+  if (status === 401 || status === 403) return refused('unauthorized', title ?? '', message ?? '');
+  if (status === 400) {
+    return refused(code, title ?? t('errors.badRequest.title'), message ?? t('errors.badRequest.message'));
+  }
+  if (status >= 500 && method === 'GET') {
+    return refused(code, title ?? t('errors.internal.title'), message ?? t('errors.internal.message'));
+  }
+  return refused(code, title ?? t('errors.title'), message ?? t('errors.unexpected'));
+}
+
+async function send<N extends RouteName>(
+  method: 'GET' | 'POST',
+  path: string,
+  payload: unknown,
+  options: CallOptions & { query?: unknown } = {},
+): Promise<ApiResponse<N>> {
   const url = new URL(API_BASE + path, window.location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(key, String(value));
+  if (isRecord(options.query)) {
+    for (const [key, value] of Object.entries(options.query)) {
+      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
   }
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
   const token = getToken();
@@ -163,7 +198,11 @@ async function send<T>(method: 'GET' | 'POST', path: string, payload: unknown, o
   try {
     response = await fetch(url, { method, headers, body: requestBody ?? null });
   } catch {
-    const error = new ApiError('network', 0, hooks.translate('errors.title'), hooks.translate('errors.unexpected'));
+    const error = new ApiError(0, {
+      title: hooks.translate('errors.title'),
+      message: hooks.translate('errors.unexpected'),
+      code: 'unavailable',
+    });
     if (!options.quiet) hooks.onNotice({ kind: 'error', title: error.title, message: error.message });
     throw error;
   }
@@ -178,29 +217,32 @@ async function send<T>(method: 'GET' | 'POST', path: string, payload: unknown, o
   }
   if (!response.ok) {
     const error = errorFor(response.status, method, body, hooks.translate);
-    if (error.kind === 'unauthorized') {
+    if (error.code === 'unauthorized') {
       clearToken();
       hooks.onUnauthorized();
-    } else if (!options.quiet && error.kind !== 'tier_lock') {
+    } else if (!options.quiet && error.code !== 'tier_lock') {
       hooks.onNotice({ kind: 'error', title: error.title, message: error.message });
     }
     throw error;
   }
   storeTokenFrom(response.headers, body);
   const record = isRecord(body) ? body : {};
-  const result: ApiResponse<T> = {
+  return {
     status: response.status,
-    data: ('data' in record ? record.data : body) as T,
-    body: record,
+    data: ('data' in record ? record.data : body) as DataOf<N>,
+    body: body as AnswerOf<N>,
   };
-  return result;
 }
 
 export const api = {
-  get<T>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return send<T>('GET', path, undefined, options);
+  get<P extends GetPath>(path: P, ...[options]: GetArgs<P>): Promise<ApiResponse<RouteAt<'GET', P>>> {
+    return send('GET', path, undefined, options);
   },
-  post<T>(path: string, payload?: unknown, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return send<T>('POST', path, payload ?? {}, options);
+  post<P extends PostPath>(
+    path: P,
+    payload: BodyOf<P>,
+    options?: CallOptions,
+  ): Promise<ApiResponse<RouteAt<'POST', P>>> {
+    return send('POST', path, payload, options);
   },
 };

@@ -1,17 +1,19 @@
 import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
 import { useMemo } from 'react';
-import { formatNumber, formatPercent, isNegative, percentInput, sanitizeNumber } from '../working/format';
+import { percentInput, sanitizeNumber } from '../format/input';
+import { formatNumber, formatPercent, isNegative } from '../format/numbers';
 import { DataGrid } from './DataGrid';
 
 export type CellFormat = 'money' | 'percent' | 'count' | 'decimal';
 
-export interface TableRow {
+/** A row of the table; `K` names the keys an edit of a row saves (the contract's per-year assumption keys). */
+export interface TableRow<K extends string = string> {
   key: string;
   label: string;
   format: CellFormat;
   values: (number | null)[];
   /** The per-year key an edit of this row saves, when the row is editable. */
-  editKey?: string;
+  editKey?: K;
   /** Shown with the sign inverted (costs). */
   invert?: boolean;
   /** Decimal digits shown (percentages: 1, churn: 2). */
@@ -32,14 +34,14 @@ export function parseCell(text: string, format: CellFormat, editKey: string): nu
   return clean === '' || clean === '-' ? null : Number(clean);
 }
 
-interface GridRow {
+interface GridRow<K extends string> {
   id: string;
-  row: TableRow;
+  row: TableRow<K>;
   [column: string]: unknown;
 }
 
 /** Rows of metrics against columns (years or periods), with editable cells where a row has an edit key. */
-export function YearTable({
+export function YearTable<K extends string = string>({
   rows,
   headers,
   editable,
@@ -47,17 +49,17 @@ export function YearTable({
   testId,
   firstColumn = 180,
 }: {
-  rows: TableRow[];
+  rows: TableRow<K>[];
   headers: string[];
   editable: boolean;
-  onEdit?: (row: TableRow, index: number, value: number | null) => void;
+  onEdit?: (row: TableRow<K>, index: number, value: number | null) => void;
   testId?: string;
   firstColumn?: number;
 }) {
-  const gridRows = useMemo<GridRow[]>(
+  const gridRows = useMemo<GridRow<K>[]>(
     () =>
       rows.map((row) => {
-        const record: GridRow = { id: row.key, row };
+        const record: GridRow<K> = { id: row.key, row };
         row.values.forEach((v, i) => {
           record[`c${i}`] = v;
         });
@@ -65,17 +67,17 @@ export function YearTable({
       }),
     [rows],
   );
-  const columns = useMemo<ColDef<GridRow>[]>(
+  const columns = useMemo<ColDef<GridRow<K>>[]>(
     () => [
       {
         headerName: '',
         field: 'row',
         pinned: 'left',
         width: firstColumn,
-        valueFormatter: (p: ValueFormatterParams<GridRow>) => p.data?.row.label ?? '',
-        cellClass: (p: CellClassParams<GridRow>) => `ws-row-label level-${p.data?.row.level ?? 1}`,
+        valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => p.data?.row.label ?? '',
+        cellClass: (p: CellClassParams<GridRow<K>>) => `ws-row-label level-${p.data?.row.level ?? 1}`,
       },
-      ...headers.map<ColDef<GridRow>>((header, i) => ({
+      ...headers.map<ColDef<GridRow<K>>>((header, i) => ({
         headerName: header,
         colId: `c${i}`,
         field: `c${i}`,
@@ -84,19 +86,19 @@ export function YearTable({
         type: 'rightAligned',
         editable: (p) => editable && !!p.data?.row.editKey && !!onEdit,
         cellEditorParams: { useFormatter: true },
-        valueFormatter: (p: ValueFormatterParams<GridRow>) => {
+        valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => {
           const row = p.data?.row;
           if (!row) return '';
           const value = p.value as number | null;
           return formatCell(row.invert && value !== null ? -value : value, row.format, row.digits);
         },
-        valueParser: (p: ValueParserParams<GridRow>) =>
+        valueParser: (p: ValueParserParams<GridRow<K>>) =>
           p.data ? parseCell(String(p.newValue ?? ''), p.data.row.format, p.data.row.editKey ?? '') : null,
         valueSetter: (p) => {
           if (p.data && onEdit) onEdit(p.data.row, i, p.newValue as number | null);
           return false;
         },
-        cellClass: (p: CellClassParams<GridRow>) => {
+        cellClass: (p: CellClassParams<GridRow<K>>) => {
           const row = p.data?.row;
           const value = p.value as number | null;
           const shown = row?.invert && value !== null ? -value : value;

@@ -140,6 +140,7 @@ const en = {
     min: '{{field}} must be at least {{num}} characters',
     max: '{{field}} may not be greater than {{num}} characters',
     confirm: 'The password does not match the confirmation',
+    invalid: '{{field}} is not valid',
   },
   errors: {
     title: 'Error',
@@ -201,8 +202,6 @@ const en = {
     showAll: 'Show all',
     showLess: 'Show less',
     noInvoices: 'No invoices yet.',
-    cancelPlan: 'Cancel subscription',
-    restorePlan: 'Continue subscription',
     choosePlan: 'Choose {{plan}}',
     contactToChange: 'To change plan, contact your representative or write to us in the chat.',
     emailPanel: 'E-mail',

@@ -140,6 +140,7 @@ const ja: Messages = {
     min: '{{field}}は{{num}}文字以上で入力してください',
     max: '{{field}}は{{num}}文字以下で入力してください',
     confirm: 'パスワードと確認用パスワードが一致しません',
+    invalid: '{{field}}が正しくありません',
   },
   errors: {
     title: 'エラー',
@@ -205,8 +206,6 @@ const ja: Messages = {
     showAll: 'すべて表示',
     showLess: '閉じる',
     noInvoices: '請求書はまだありません。',
-    cancelPlan: '解約する',
-    restorePlan: '契約を継続する',
     choosePlan: '{{plan}}を選ぶ',
     contactToChange: 'プランの変更は担当者またはチャットでご連絡ください。',
     emailPanel: 'メールアドレス',

@@ -292,6 +292,8 @@ const en = {
       members: 'Members',
       invite: 'Invite a member',
       editMember: 'Edit member',
+      resendInvitation: 'Resend',
+      invitationResent: 'Sent again',
       member: 'Member',
       status: 'Status',
       owner: 'Owner',

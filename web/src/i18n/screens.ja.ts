@@ -288,6 +288,8 @@ const ja: ScreenMessages = {
       members: 'メンバー',
       invite: 'メンバーを招待',
       editMember: 'メンバーを編集',
+      resendInvitation: '招待を再送',
+      invitationResent: '再送しました',
       member: 'メンバー',
       status: '状態',
       owner: 'オーナー',

@@ -2,6 +2,6 @@
 export const ICON_MAX_BYTES = 2_000_000;
 const ICON_TYPES = ['image/jpeg', 'image/png'];
 
-export function acceptIcon(file: { type: string; size: number } | null | undefined): boolean {
+export function acceptIcon<F extends { type: string; size: number }>(file: F | null | undefined): file is F {
   return Boolean(file && ICON_TYPES.includes(file.type) && file.size <= ICON_MAX_BYTES);
 }

@@ -1,3 +1,5 @@
+import { PLAN_YEARS } from '@topline/engine/src/schema';
+
 /** The 12 month labels (year/month) of plan year `year` (1 to 6) for a plan starting at startYear/startMonth. */
 export function yearMonths(startYear: number, startMonth: number, year: number): string[] {
   const labels: string[] = [];
@@ -11,10 +13,4 @@ export function yearMonths(startYear: number, startMonth: number, year: number):
 }
 
 export const FIRST_YEAR = 1;
-export const LAST_YEAR = 6;
-
-/** Plan year (1 to 6) holding today's calendar year relative to the start year, else 1. */
-export function initialYear(startYear: number, today: Date = new Date()): number {
-  const index = today.getFullYear() - startYear + 1;
-  return index >= FIRST_YEAR && index <= LAST_YEAR ? index : FIRST_YEAR;
-}
+export const LAST_YEAR = PLAN_YEARS;

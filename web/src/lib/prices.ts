@@ -1,9 +1,10 @@
 /** Prices per month, tax included (spec section 9). Annual billing is 15% off, shown per month. */
+import type { Tier } from '@topline/contract';
+
 export type PriceCurrency = 'JPY' | 'USD';
-export type PlanKey = 'free' | 'basic' | 'team';
 export type Billing = 'monthly' | 'annual';
 
-const PRICES: Record<PriceCurrency, Record<PlanKey, Record<Billing, number>>> = {
+const PRICES: Record<PriceCurrency, Record<Tier, Record<Billing, number>>> = {
   JPY: {
     free: { monthly: 0, annual: 0 },
     basic: { monthly: 9_980, annual: 8_483 },
@@ -16,9 +17,7 @@ const PRICES: Record<PriceCurrency, Record<PlanKey, Record<Billing, number>>> = 
   },
 };
 
-export const PLAN_KEYS: readonly PlanKey[] = ['free', 'basic', 'team'];
-
-export function monthlyPrice(currency: PriceCurrency, plan: PlanKey, billing: Billing): number {
+export function monthlyPrice(currency: PriceCurrency, plan: Tier, billing: Billing): number {
   return PRICES[currency][plan][billing];
 }
 

@@ -1,50 +1,56 @@
 /**
- * Field rules of spec/product-and-account.md section 5. Each rule answers a message key and its values, so the
- * same check shows in Japanese or English.
+ * The forms' field checks: the contract's field rules (product-and-account.md section 5), the same zod schemas the
+ * API parses requests with, read as a message key and its values, so the same check shows in Japanese or English.
  */
+import { EMAIL_MAX, emailField, nameField, resetPasswordField, signupPasswordField } from '@topline/contract';
+import type { z } from 'zod';
+
 export interface FieldError {
-  key: 'required' | 'email' | 'passwordChars' | 'min' | 'max' | 'confirm';
+  key: 'required' | 'email' | 'passwordChars' | 'min' | 'max' | 'confirm' | 'invalid';
   num?: number;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// Printable ASCII: half-width letters, digits and symbols. The reset form also admits the yen sign.
-const PASSWORD_CHARS = /^[\x21-\x7e]*$/;
-const RESET_PASSWORD_CHARS = /^[\x21-\x7e¥]*$/;
+/** Which password rule a form applies: a reset link's form also admits the yen sign. */
+export type PasswordForm = 'signup' | 'reset';
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 100;
-export const NAME_MAX = 50;
+const REQUIRED: FieldError = { key: 'required' };
+
+/** The message of the first failed rule, in the order a person fixes them: characters, then length. */
+function firstError(result: z.ZodSafeParseResult<unknown>): FieldError | null {
+  if (result.success) return null;
+  const issues = result.error.issues;
+  const format = issues.find((issue) => issue.code === 'invalid_format');
+  if (format) return format.format === 'email' ? { key: 'email' } : { key: 'passwordChars' };
+  for (const issue of issues) {
+    if (issue.code === 'too_small') return { key: 'min', num: Number(issue.minimum) };
+    if (issue.code === 'too_big') return { key: 'max', num: Number(issue.maximum) };
+  }
+  return { key: 'invalid' };
+}
 
 export function checkEmail(value: string): FieldError | null {
-  if (value.trim() === '') return { key: 'required' };
-  if (!EMAIL.test(value.trim())) return { key: 'email' };
-  return null;
+  const email = value.trim();
+  if (email === '') return REQUIRED;
+  if (email.length > EMAIL_MAX) return { key: 'max', num: EMAIL_MAX };
+  return emailField.safeParse(email).success ? null : { key: 'email' };
 }
 
 export function checkSignInPassword(value: string): FieldError | null {
-  return value === '' ? { key: 'required' } : null;
+  return value === '' ? REQUIRED : null;
 }
 
-export function checkNewPassword(value: string, options: { allowYen?: boolean } = {}): FieldError | null {
-  if (value === '') return { key: 'required' };
-  const chars = options.allowYen ? RESET_PASSWORD_CHARS : PASSWORD_CHARS;
-  if (!chars.test(value)) return { key: 'passwordChars' };
-  if (value.length < PASSWORD_MIN) return { key: 'min', num: PASSWORD_MIN };
-  if (value.length > PASSWORD_MAX) return { key: 'max', num: PASSWORD_MAX };
-  return null;
+export function checkNewPassword(value: string, form: PasswordForm): FieldError | null {
+  if (value === '') return REQUIRED;
+  return firstError((form === 'reset' ? resetPasswordField : signupPasswordField).safeParse(value));
 }
 
-export function checkConfirmation(
-  value: string,
-  password: string,
-  options: { allowYen?: boolean } = {},
-): FieldError | null {
-  return checkNewPassword(value, options) ?? (value === password ? null : { key: 'confirm' });
+export function checkConfirmation(value: string, password: string, form: PasswordForm): FieldError | null {
+  return checkNewPassword(value, form) ?? (value === password ? null : { key: 'confirm' });
 }
 
-export function checkText(value: string, options: { required?: boolean; max?: number } = {}): FieldError | null {
-  if (options.required && value.trim() === '') return { key: 'required' };
-  if (options.max !== undefined && value.length > options.max) return { key: 'max', num: options.max };
-  return null;
+/** A name, company or plan name: trimmed, at most the contract's NAME_MAX characters. */
+export function checkName(value: string, required: boolean): FieldError | null {
+  const result = nameField('name', required).safeParse(value);
+  if (result.success) return null;
+  return value.trim() === '' ? REQUIRED : firstError(result);
 }

@@ -1,5 +1,6 @@
+import { ARPA_RANGE, ARR_RANGE } from '@topline/contract';
 import { describe, expect, it } from 'vitest';
-import { ARPA_RANGE, ARR_RANGE, clampToRange, convertMoney, growthTemplates, startYearOptions } from './wizardRules';
+import { clampToRange, convertMoney, growthTemplates, startYearOptions } from './wizardRules';
 
 describe('creation wizard sliders', () => {
   it('divides by 100 from yen to dollars and multiplies back', () => {

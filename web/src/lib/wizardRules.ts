@@ -1,24 +1,10 @@
-import { GROWTH_TEMPLATES } from '@topline/engine/src/schema';
-/** Slider ranges and defaults of the creation wizard (spec sections 5 and 9). */
-export type Currency = 'JPY' | 'USD';
-
-export interface SliderRange {
-  min: number;
-  max: number;
-  step: number;
-}
-
-export const ARR_RANGE: Record<Currency, SliderRange> = {
-  JPY: { min: 5_000_000, max: 100_000_000, step: 500_000 },
-  USD: { min: 50_000, max: 1_000_000, step: 5_000 },
-};
-
-export const ARPA_RANGE: Record<Currency, SliderRange> = {
-  JPY: { min: 500, max: 500_000, step: 500 },
-  USD: { min: 5, max: 5_000, step: 5 },
-};
-
-export const PERIOD_RANGE: SliderRange = { min: 1, max: 12, step: 1 };
+/**
+ * The creation wizard's defaults, currency switch and choices (product-and-account.md sections 3, 5 and 9). The
+ * sliders' ranges and the start years are the contract's (`ARR_RANGE`, `ARPA_RANGE`, `PERIOD_RANGE`, ...).
+ */
+import { FIRST_START_YEAR, lastStartYear, type Range } from '@topline/contract';
+import { type Currency, GROWTH_TEMPLATES } from '@topline/engine/src/schema';
+import { MODELS_BY_LANGUAGE } from '../plan/growthModels';
 
 export const WIZARD_DEFAULTS = {
   arr: 5_000_000,
@@ -30,7 +16,7 @@ export const WIZARD_DEFAULTS = {
   startMonth: 1,
 };
 
-export function clampToRange(value: number, range: SliderRange): number {
+export function clampToRange(value: number, range: Range): number {
   const stepped = Math.round((value - range.min) / range.step) * range.step + range.min;
   return Math.min(range.max, Math.max(range.min, stepped));
 }
@@ -41,10 +27,10 @@ export function convertMoney(value: number, from: Currency, to: Currency): numbe
   return from === 'JPY' ? value / 100 : value * 100;
 }
 
-/** Start year options: 2018 up to six years ahead of the current year. */
-export function startYearOptions(today: Date = new Date()): number[] {
+/** Start year options: the contract's first start year up to six years ahead of the current (UTC) year. */
+export function startYearOptions(today: Date): number[] {
   const years: number[] = [];
-  for (let year = 2018; year <= today.getFullYear() + 6; year += 1) years.push(year);
+  for (let year = FIRST_START_YEAR; year <= lastStartYear(today); year += 1) years.push(year);
   return years;
 }
 
@@ -72,12 +58,9 @@ const GROWTH: Record<string, GrowthTemplate> = Object.fromEntries(
   ]),
 );
 
+/** The templates the wizard offers in a language (its custom model is a choice of its own). */
 export function growthTemplates(language: 'ja' | 'en'): GrowthTemplate[] {
-  const keys =
-    language === 'ja'
-      ? ['t2d3', 'sansan', 'freee', 'salesforce', 'workday']
-      : ['t2d3', 'salesforce', 'wix', 'okta', 'workday'];
-  return keys.flatMap((key) => (GROWTH[key] ? [GROWTH[key]] : []));
+  return MODELS_BY_LANGUAGE[language].flatMap((key) => GROWTH[key] ?? []);
 }
 
 export function growthRates(key: string): number[] {

@@ -2,23 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../config';
 
-interface TokenResponse {
-  access_token?: string;
-  error?: string;
-}
-
-interface TokenClient {
-  requestAccessToken: () => void;
+/** What Google Identity Services hands the page: the ID token the API verifies, as `credential`. */
+interface CredentialResponse {
+  credential?: string;
 }
 
 interface GoogleIdentity {
   accounts: {
-    oauth2: {
-      initTokenClient: (options: {
-        client_id: string;
-        scope: string;
-        callback: (response: TokenResponse) => void;
-      }) => TokenClient;
+    id: {
+      initialize: (options: { client_id: string; callback: (response: CredentialResponse) => void }) => void;
+      prompt: () => void;
     };
   };
 }
@@ -44,13 +37,16 @@ function loadIdentityScript(): Promise<void> {
 }
 
 /**
- * Sign in with Google: the Google Identity token client obtains an access token that `onToken` posts to
- * /user/google-auth. Without a configured client id the button stays visible but inert.
+ * Sign in with Google: Google Identity Services gives the page an ID token (`credential`) for this app's client id,
+ * which `onCredential` posts to /user/google-auth, where the API checks its signature, issuer, audience and expiry.
+ * Without a configured client id the button stays visible but inert.
  */
-export function GoogleButton({ onToken }: { onToken: (accessToken: string) => void }) {
+export function GoogleButton({ onCredential }: { onCredential: (credential: string) => void }) {
   const { t } = useTranslation();
   const clientId = runtimeConfig().googleClientId;
-  const client = useRef<TokenClient | null>(null);
+  const identity = useRef<GoogleIdentity | null>(null);
+  const latest = useRef(onCredential);
+  latest.current = onCredential;
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
@@ -58,22 +54,22 @@ export function GoogleButton({ onToken }: { onToken: (accessToken: string) => vo
     let cancelled = false;
     loadIdentityScript()
       .then(() => {
-        const identity = window.google;
-        if (cancelled || !identity) return;
-        client.current = identity.accounts.oauth2.initTokenClient({
+        const google = window.google;
+        if (cancelled || !google) return;
+        google.accounts.id.initialize({
           client_id: clientId,
-          scope: 'openid email profile',
           callback: (response) => {
-            if (response.access_token) onToken(response.access_token);
+            if (response.credential) latest.current(response.credential);
           },
         });
+        identity.current = google;
         setReady(true);
       })
       .catch(() => setReady(false));
     return () => {
       cancelled = true;
     };
-  }, [clientId, onToken]);
+  }, [clientId]);
 
   return (
     <button
@@ -81,7 +77,7 @@ export function GoogleButton({ onToken }: { onToken: (accessToken: string) => vo
       className="google-button"
       disabled={!ready}
       title={clientId ? undefined : t('auth.googleUnavailable')}
-      onClick={() => client.current?.requestAccessToken()}
+      onClick={() => identity.current?.accounts.id.prompt()}
     >
       <svg viewBox="0 0 48 48" width="18" height="18" aria-hidden="true">
         <path

@@ -1,8 +1,8 @@
+import type { SignupAuthStatus } from '@topline/contract';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api, getToken } from '../api/client';
-import type { SignupStatusCode } from '../api/types';
 import { FieldMessage } from '../lib/FieldMessage';
 import {
   checkConfirmation,
@@ -83,10 +83,8 @@ export default function LoginPage() {
     setErrors({ email: emailError });
     if (emailError) return;
     void run(async () => {
-      const answer = await api.post<{ status_code: SignupStatusCode }>('/users/email-signup-auth', {
-        email: email.trim(),
-      });
-      const next: Record<SignupStatusCode, LoginState> = {
+      const answer = await api.post('/users/email-signup-auth', { email: email.trim() });
+      const next: Record<SignupAuthStatus, LoginState> = {
         can_signup: 'signup',
         email_signup_user: 'signin',
         google_signup_user: 'google',
@@ -114,7 +112,10 @@ export default function LoginPage() {
 
   const submitSignUp = (event: FormEvent) => {
     event.preventDefault();
-    const next = { password: checkNewPassword(password), confirmation: checkConfirmation(confirmation, password) };
+    const next = {
+      password: checkNewPassword(password, 'signup'),
+      confirmation: checkConfirmation(confirmation, password, 'signup'),
+    };
     setErrors(next);
     if (next.password || next.confirmation) return;
     void run(async () => {
@@ -136,11 +137,11 @@ export default function LoginPage() {
     });
   };
 
-  const googleToken = useCallback(
-    (accessToken: string) => {
+  const googleCredential = useCallback(
+    (credential: string) => {
       void (async () => {
         try {
-          const answer = await api.post('/user/google-auth', { access_token: accessToken });
+          const answer = await api.post('/user/google-auth', { credential });
           if (answer.status === 209) {
             setMessage(t('auth.demoRequired'));
             return;
@@ -161,8 +162,8 @@ export default function LoginPage() {
   const passwordLabel = state === 'signup' ? t('auth.newPassword') : t('auth.password');
   const showSignUp = state === 'signup';
   // Sign-up checks each field as it is typed and blocks the submit while either is invalid.
-  const signUpPassword = checkNewPassword(password);
-  const signUpConfirmation = checkConfirmation(confirmation, password);
+  const signUpPassword = checkNewPassword(password, 'signup');
+  const signUpConfirmation = checkConfirmation(confirmation, password, 'signup');
   const passwordShown = showSignUp && password !== '' ? signUpPassword : (errors.password ?? null);
   const confirmationShown = confirmation !== '' ? signUpConfirmation : (errors.confirmation ?? null);
   const signUpBlocked = showSignUp && Boolean(signUpPassword || signUpConfirmation);
@@ -183,7 +184,7 @@ export default function LoginPage() {
 
         {state === 'email' && (
           <>
-            <GoogleButton onToken={googleToken} />
+            <GoogleButton onCredential={googleCredential} />
             <p className="divider">
               <span>{t('auth.or')}</span>
             </p>
@@ -269,7 +270,7 @@ export default function LoginPage() {
             <p className="form-message" role="alert">
               {t('auth.googleUser')}
             </p>
-            <GoogleButton onToken={googleToken} />
+            <GoogleButton onCredential={googleCredential} />
             <button type="button" className="button button-ghost" onClick={cancel}>
               {t('common.cancel')}
             </button>

@@ -8,17 +8,6 @@ import { useNotice } from '../notices';
 import { Loading } from '../shell/Loading';
 import { LanguageSwitch, Logo } from './SiteChrome';
 
-function tokenIsValid(data: unknown): boolean {
-  if (typeof data === 'boolean') return data;
-  if (typeof data === 'object' && data !== null) {
-    const record = data as Record<string, unknown>;
-    for (const key of ['valid', 'is_valid', 'result']) {
-      if (typeof record[key] === 'boolean') return record[key] as boolean;
-    }
-  }
-  return true;
-}
-
 /** Sets a new password from the link in the reset e-mail; an invalid or expired token goes Home. */
 export default function PasswordResetPage() {
   const { t } = useTranslation();
@@ -40,10 +29,10 @@ export default function PasswordResetPage() {
     }
     let cancelled = false;
     api
-      .post<unknown>('/users/password/verify', { token }, { quiet: true })
+      .post('/users/password/verify', { token }, { quiet: true })
       .then((answer) => {
         if (cancelled) return;
-        if (answer.status >= 209 || !tokenIsValid(answer.data)) navigate('/', { replace: true });
+        if (answer.status >= 209 || !answer.data.valid) navigate('/', { replace: true });
         else setVerified(true);
       })
       .catch(() => {
@@ -57,8 +46,8 @@ export default function PasswordResetPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const next = {
-      password: checkNewPassword(password, { allowYen: true }),
-      confirmation: checkConfirmation(confirmation, password, { allowYen: true }),
+      password: checkNewPassword(password, 'reset'),
+      confirmation: checkConfirmation(confirmation, password, 'reset'),
     };
     setErrors(next);
     if (next.password || next.confirmation) return;
@@ -75,8 +64,8 @@ export default function PasswordResetPage() {
   };
 
   if (!verified) return <Loading />;
-  const livePassword = checkNewPassword(password, { allowYen: true });
-  const liveConfirmation = checkConfirmation(confirmation, password, { allowYen: true });
+  const livePassword = checkNewPassword(password, 'reset');
+  const liveConfirmation = checkConfirmation(confirmation, password, 'reset');
   const invalid = Boolean(livePassword || liveConfirmation);
   // Messages show per field as soon as it holds something, or after a submit attempt.
   const passwordShown = password !== '' ? livePassword : (errors.password ?? null);

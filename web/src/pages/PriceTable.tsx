@@ -1,13 +1,14 @@
+import { TIERS, type Tier } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n';
-import { type Billing, currencyForLanguage, formatPrice, monthlyPrice, PLAN_KEYS, type PlanKey } from '../lib/prices';
+import { type Billing, currencyForLanguage, formatPrice, monthlyPrice } from '../lib/prices';
 
 interface PriceTableProps {
   /** The user's current plan, marked in the settings modal. */
-  current?: PlanKey | undefined;
+  current?: Tier | undefined;
   /** Extra content under each plan card (billing actions in the settings modal). */
-  renderAction?: (plan: PlanKey) => React.ReactNode;
+  renderAction?: (plan: Tier) => React.ReactNode;
 }
 
 /** Free, Basic and Team with the monthly/annual switch; the annual side is labelled 15% OFF. */
@@ -36,7 +37,7 @@ export function PriceTable({ current, renderAction }: PriceTableProps) {
         </button>
       </div>
       <div className="price-cards">
-        {PLAN_KEYS.map((plan) => (
+        {TIERS.map((plan) => (
           <div key={plan} className={`price-card${current === plan ? ' current' : ''}`} data-plan={plan}>
             {current === plan && <span className="current-label">{t('settings.current')}</span>}
             <h3>{t(`landing.plans.${plan}.name`)}</h3>

@@ -1,16 +1,17 @@
-import type { Dashboard, DashboardSeries } from '@topline/engine';
+import type { DashboardSeries } from '@topline/engine';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../charts/Chart';
+import { cashOutColor } from '../format/colors';
+import { formatPercent } from '../format/numbers';
+import { canEdit } from '../plan/access';
+import { useRetrieve } from '../plan/answers';
+import { useCurrentCase } from '../plan/currentCase';
 import { useShell } from '../shell/ShellContext';
-import { CaseSelect } from '../working/CaseSelect';
-import { useCurrentCase } from '../working/currentCase';
-import { canEdit, planCases, useRetrieve } from '../working/data';
-import { cashOutColor, formatPercent } from '../working/format';
-import { useScreenReady } from '../working/ui';
+import { CaseSelect } from './common/CaseSelect';
+import { useScreenReady } from './common/ui';
 import { formatMetric, METRICS_SAAS, METRICS_SELF, RATE_METRICS } from './dashboard/metrics';
-
-type DashboardAnswer = Dashboard & { case_id: number };
+import '../styles/screens/dashboard.css';
 
 const COLORS = { red: '#d1364b', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
 
@@ -36,9 +37,9 @@ export default function DashboardScreen() {
   const { t } = useTranslation();
   const { plan, year } = useShell();
   const planId = plan.business_plan_id;
-  const cases = planCases(plan);
+  const cases = plan.cases;
   const { current, choose } = useCurrentCase(planId, cases);
-  const answer = useRetrieve<DashboardAnswer>(
+  const answer = useRetrieve(
     '/dashboard/retrieve',
     { business_plan_id: planId, case_id: current?.case_id },
     cases.length === 0 || current !== null,

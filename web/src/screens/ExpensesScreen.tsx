@@ -1,31 +1,26 @@
-import type { CostGroupYear, CostItemYear, CostYear, PlanWorkbook } from '@topline/engine';
-import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { costDeleteEdits, costItemEdits } from '@topline/contract';
+import type { CostItemYear, CostYear, PlanWorkbook } from '@topline/engine';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { type AnswerAt, api } from '../api/client';
 import { Chart } from '../charts/Chart';
+import { plotlyText } from '../charts/plotlyText';
+import { formatNumber, formatPercent } from '../format/numbers';
 import { DataGrid } from '../grid/DataGrid';
 import { type TableRow, YearTable } from '../grid/YearTable';
+import { yearMonths } from '../lib/months';
+import { canEdit } from '../plan/access';
+import { useCurrentCase } from '../plan/currentCase';
+import type { EngineSession } from '../plan/engineSession';
+import { useLiveAnswer } from '../plan/live';
 import { useShell } from '../shell/ShellContext';
-import { CaseSelect } from '../working/CaseSelect';
-import { useCurrentCase } from '../working/currentCase';
-import { roleOf } from '../working/data';
-import { caseIndexIn, type EngineSession } from '../working/engine';
-import { formatNumber, formatPercent } from '../working/format';
-import { useLiveAnswer } from '../working/live';
-import { Confirm, Tabs, useScreenReady, ViewOnlyNote } from '../working/ui';
+import { CaseSelect } from './common/CaseSelect';
+import { Confirm, Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 import { COST_CATEGORIES, type CostGroup, type CostItemDraft, CostItemForm } from './expenses/CostItemForm';
+import { useCostItemColumns } from './expenses/costItemColumns';
+import '../styles/screens/expenses.css';
 
-type GroupKey = CostGroup | 'all';
-interface CostCase {
-  case_id: number;
-  case_name: string;
-  cost: { year: number; total_cost: number | null; groups: Partial<Record<GroupKey, CostGroupYear>> }[];
-}
-interface CostAnswer {
-  values: CostCase[];
-  visible_groups: CostGroup[];
-}
+type CostAnswer = AnswerAt<'/cost/retrieve'>;
 
 const GROUPS = Object.keys(COST_CATEGORIES) as CostGroup[];
 
@@ -34,9 +29,12 @@ const computeCost = (wb: PlanWorkbook, engine: EngineSession, previous: CostAnsw
   const all = visible.length === GROUPS.length;
   return {
     visible_groups: visible,
+    // The items' versions are the saved answer's until it is read again.
+    versions: previous?.versions ?? {},
     values: engine.caseIds.map((caseId, index) => ({
       case_id: caseId,
       case_name: wb.plan.cases[index]?.case_name ?? '',
+      case_rate: wb.plan.cases[index]?.case_rate ?? 1,
       cost: wb.costs(index).map((y: CostYear) => ({
         year: y.year,
         total_cost: all ? y.total_cost : null,
@@ -53,7 +51,7 @@ export default function ExpensesScreen() {
   const { t } = useTranslation();
   const { plan, year } = useShell();
   const planId = plan.business_plan_id;
-  const live = useLiveAnswer<CostAnswer>(planId, '/cost/retrieve', {}, computeCost);
+  const live = useLiveAnswer(planId, '/cost/retrieve', { business_plan_id: planId }, computeCost);
   const { current, choose } = useCurrentCase(planId, live.data?.values ?? []);
   const visible = live.data?.visible_groups ?? [];
   const [tab, setTab] = useState<CostGroup | null>(null);
@@ -61,96 +59,50 @@ export default function ExpensesScreen() {
   const [form, setForm] = useState<{ item: CostItemDraft | null } | null>(null);
   const [deleting, setDeleting] = useState<CostItemYear | null>(null);
   useScreenReady(live.data !== null);
-  const { edit, engine } = live;
+  const { edit } = live;
 
   const yearCost = current?.cost[year - 1];
   const groupYear = group ? yearCost?.groups[group] : undefined;
-  const editable = group ? roleOf(plan, group) === 'can_edit' : false;
+  const editable = group ? canEdit(plan, group) : false;
 
-  const columns = useMemo<ColDef<CostItemYear>[]>(
-    () => [
-      {
-        headerName: t('ws.cost.category'),
-        field: 'item_title',
-        width: 140,
-        valueFormatter: (p) => t(`ws.cost.categories.${String(p.value).replace(/^[a-z]+_/, '')}`),
-      },
-      { headerName: t('ws.cost.itemName'), field: 'item_name', flex: 1, minWidth: 140 },
-      {
-        headerName: t('ws.cost.price'),
-        field: 'price',
-        type: 'rightAligned',
-        width: 120,
-        valueFormatter: (p) => formatNumber(p.value as number),
-      },
-      {
-        headerName: t('ws.cost.term'),
-        colId: 'term',
-        width: 170,
-        valueGetter: (p) =>
-          p.data
-            ? `${p.data.start_year}/${String(p.data.start_month).padStart(2, '0')} - ${p.data.end_year}/${String(p.data.end_month).padStart(2, '0')}`
-            : '',
-      },
-      {
-        headerName: t('ws.cost.yearTotal'),
-        field: 'total',
-        type: 'rightAligned',
-        width: 140,
-        valueFormatter: (p) => formatNumber(p.value as number),
-      },
-      ...(editable
-        ? [
-            {
-              headerName: '',
-              colId: 'actions',
-              width: 150,
-              cellRenderer: (p: ICellRendererParams<CostItemYear>) =>
-                p.data ? (
-                  <span className="ws-row-actions">
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => p.data && setForm({ item: p.data as unknown as CostItemDraft })}
-                    >
-                      {t('ws.common.edit')}
-                    </button>
-                    <button type="button" className="link-button" onClick={() => p.data && setDeleting(p.data)}>
-                      {t('ws.common.delete')}
-                    </button>
-                  </span>
-                ) : null,
-            } satisfies ColDef<CostItemYear>,
-          ]
-        : []),
-    ],
-    [t, editable],
+  const itemActions = useMemo(
+    () => ({
+      edit: (item: CostItemYear) => setForm({ item: item as unknown as CostItemDraft }),
+      remove: setDeleting,
+    }),
+    [],
   );
+  const columns = useCostItemColumns(editable, itemActions);
 
   if (!live.data || !current || !yearCost) return <section className="ws-screen" data-screen="expenses" />;
-  const caseIndex = caseIndexIn(engine, current.case_id);
-  const monthsLabels = Array.from({ length: 12 }, (_, i) => {
-    const index = plan.start_month - 1 + (year - 1) * 12 + i;
-    return `${plan.start_year + Math.floor(index / 12)}/${String((index % 12) + 1).padStart(2, '0')}`;
-  });
+  const caseId = current.case_id;
+  const monthsLabels = yearMonths(plan.start_year, plan.start_month, year);
   const firstMonth = {
     year: plan.start_year + Math.floor((plan.start_month - 1 + (year - 1) * 12) / 12),
     month: ((plan.start_month - 1 + (year - 1) * 12) % 12) + 1,
   };
 
   const saveItem = async (draft: CostItemDraft) => {
-    const isNew = draft.cost_id === undefined;
-    const item = { ...draft, cost_id: draft.cost_id ?? `new-${Date.now()}` };
-    const { cost_id: _id, ...fields } = item;
-    await edit(caseIndex >= 0 ? [{ type: 'costItem', caseIndex, item }] : null, () =>
-      isNew
-        ? api.post('/cost/create', { business_plan_id: planId, case_id: current.case_id, year, item: fields })
-        : api.post('/cost/edit', {
-            business_plan_id: planId,
-            case_id: current.case_id,
-            cost_id: draft.cost_id,
-            ...fields,
-          }),
+    const { cost_id: costId, ...fields } = draft;
+    if (costId === undefined) {
+      // The browser shows a new item under a stand-in id until the saved answer (with the API's id) is read.
+      await edit(
+        (ids) => costItemEdits(caseId, `new-${Date.now()}`, fields, ids),
+        () => api.post('/cost/create', { business_plan_id: planId, case_id: caseId, year, item: fields }),
+      );
+      return;
+    }
+    await edit(
+      (ids) => costItemEdits(caseId, costId, fields, ids),
+      () =>
+        api.post('/cost/edit', {
+          business_plan_id: planId,
+          case_id: caseId,
+          cost_id: costId,
+          // The version the item was read at: an item changed since then is refused (409) rather than overwritten.
+          version: live.server?.versions[String(costId)],
+          ...fields,
+        }),
     );
   };
 
@@ -244,7 +196,7 @@ export default function ExpensesScreen() {
               traces={[
                 ...groupYear.detail.map((d) => ({
                   type: 'bar' as const,
-                  name: d.item_name,
+                  name: plotlyText(d.item_name),
                   x: monthsLabels,
                   y: d.monthly.map((v) => (v === null ? null : v / 1000)),
                 })),
@@ -309,12 +261,12 @@ export default function ExpensesScreen() {
           onConfirm={() => {
             const item = deleting;
             setDeleting(null);
+            // An item shown under a stand-in id is not saved yet, so there is nothing to delete.
+            const costId = item.cost_id;
+            if (typeof costId !== 'number') return;
             void edit(
-              caseIndex >= 0 && item.cost_id !== null
-                ? [{ type: 'deleteCostItem', caseIndex, costId: item.cost_id }]
-                : null,
-              () =>
-                api.post('/cost/delete', { business_plan_id: planId, case_id: current.case_id, cost_id: item.cost_id }),
+              (ids) => costDeleteEdits(caseId, costId, ids),
+              () => api.post('/cost/delete', { business_plan_id: planId, case_id: caseId, cost_id: costId }),
             );
           }}
         />

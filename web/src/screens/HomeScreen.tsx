@@ -1,28 +1,32 @@
+import { HOME_ALIASES, type HomeAnswer } from '@topline/contract';
+import type { DAILY_METRICS } from '@topline/engine/src/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { runtimeConfig } from '../config';
+import { sanitizeNumber } from '../format/input';
+import { formatNumber } from '../format/numbers';
 import { useNotice } from '../notices';
+import { canEdit } from '../plan/access';
+import { useRetrieve } from '../plan/answers';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
-import { canEdit, useRetrieve } from '../working/data';
-import { formatNumber, sanitizeNumber } from '../working/format';
-import { useScreenReady } from '../working/ui';
+import { useScreenReady } from './common/ui';
+import '../styles/screens/home.css';
 
-interface HomeMetric {
-  actual: { today: number; weekly: number; monthly: number };
-  completion_rate: number | null;
-  daily_data: { date: string; count: number }[];
-  estimated: { monthly: number | null };
-}
-interface HomeAnswer {
-  calendar: { sales: HomeMetric; orders: HomeMetric };
-  db_chart: { iframe: string; title: string }[];
-  blog: { id: number | string; category: string; thumbnail: string; title: string; url?: string }[];
-}
+type HomeMetric = HomeAnswer['calendar']['sales'];
 
-const isoDay = (d: Date) =>
+/** The label of each daily metric; which two a plan's home shows is the contract's HOME_ALIASES for its template. */
+const METRIC_LABELS: Record<(typeof DAILY_METRICS)[number], string> = {
+  meeting: 'ws.home.meetings',
+  order: 'ws.home.orders',
+  registration: 'ws.home.registrations',
+  billing: 'ws.home.billing',
+};
+
+/** A day of the calendar as the user lives it (local time), as YYYY-MM-DD: the calendar and a daily entry use it. */
+const localDay = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 const PAD_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -47,11 +51,11 @@ function Calendar({
   const cells = [
     ...PAD_KEYS.slice(0, offset).map((key) => <div key={key} className="ws-day empty" />),
     ...Array.from({ length: days }, (_, i) => {
-      const day = isoDay(new Date(today.getFullYear(), today.getMonth(), i + 1));
+      const day = localDay(new Date(today.getFullYear(), today.getMonth(), i + 1));
       const s = count(sales, day);
       const o = count(orders, day);
       return (
-        <div key={day} className={day === isoDay(today) ? 'ws-day today' : 'ws-day'} data-test={`day-${day}`}>
+        <div key={day} className={day === localDay(today) ? 'ws-day today' : 'ws-day'} data-test={`day-${day}`}>
           <span className="ws-day-n">{i + 1}</span>
           {s > 0 && <span className="ws-day-sales">{`${labels[0]} ${s}`}</span>}
           {o > 0 && <span className="ws-day-orders">{`${labels[1]} ${o}`}</span>}
@@ -138,21 +142,19 @@ export default function HomeScreen() {
   const { user } = useSession();
   const notice = useNotice();
   const planId = plan.business_plan_id;
-  const home = useRetrieve<HomeAnswer>('/home/retrieve', { business_plan_id: planId });
+  const home = useRetrieve('/home/retrieve', { business_plan_id: planId });
   const [inputs, setInputs] = useState<Record<'sales' | 'orders', string>>({ sales: '', orders: '' });
   const editable = canEdit(plan, 'actuals');
   useScreenReady(home.data !== null);
-  const saas = plan.template === 'saas';
-  const labels: [string, string] = saas
-    ? [t('ws.home.meetings'), t('ws.home.orders')]
-    : [t('ws.home.registrations'), t('ws.home.billing')];
+  const aliases = HOME_ALIASES[plan.template];
+  const labels: [string, string] = [t(METRIC_LABELS[aliases.sales]), t(METRIC_LABELS[aliases.orders])];
   const links = runtimeConfig().links;
 
   const submit = async (kind: 'sales' | 'orders') => {
     const value = Number(inputs[kind]);
     if (inputs[kind] === '' || !Number.isFinite(value)) return;
     try {
-      await api.post('/home/edit', { business_plan_id: planId, kpi_title: kind, value, date: isoDay(new Date()) });
+      await api.post('/home/edit', { business_plan_id: planId, kpi_title: kind, value, date: localDay(new Date()) });
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.home.recorded') });
       setInputs({ ...inputs, [kind]: '' });
       await home.reload();

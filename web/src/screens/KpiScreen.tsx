@@ -1,32 +1,30 @@
-import type { KpiYear, PlanWorkbook } from '@topline/engine';
+import { caseYearEdits, type InputOf } from '@topline/contract';
+import type { PlanWorkbook } from '@topline/engine';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AnswerAt } from '../api/client';
 import { api } from '../api/client';
 import { Chart } from '../charts/Chart';
+import { yyyymmdd } from '../format/numbers';
 import { type TableRow, YearTable } from '../grid/YearTable';
 import { useNotice } from '../notices';
+import { canEdit } from '../plan/access';
+import { download } from '../plan/answers';
+import { useCurrentCase } from '../plan/currentCase';
+import type { EngineSession } from '../plan/engineSession';
+import { useLiveAnswer } from '../plan/live';
 import { useShell } from '../shell/ShellContext';
-import { CaseSelect } from '../working/CaseSelect';
-import { useCurrentCase } from '../working/currentCase';
-import { canEdit, download } from '../working/data';
-import { caseIndexIn, type EngineSession } from '../working/engine';
-import { yyyymmdd } from '../working/format';
-import { useLiveAnswer } from '../working/live';
-import { Tabs, useScreenReady, ViewOnlyNote } from '../working/ui';
+import { CaseSelect } from './common/CaseSelect';
+import { Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 
-interface KpiCase {
-  case_id: number;
-  case_name: string;
-  kpi: KpiYear[];
-}
-interface KpiAnswer {
-  values: KpiCase[];
-}
+type CaseEdit = InputOf<'caseEdit'>;
+type EditKey = CaseEdit['key'];
 
-const computeKpi = (wb: PlanWorkbook, engine: EngineSession): KpiAnswer => ({
+const computeKpi = (wb: PlanWorkbook, engine: EngineSession): AnswerAt<'/kpi/retrieve'> => ({
   values: engine.caseIds.map((caseId, index) => ({
     case_id: caseId,
     case_name: wb.plan.cases[index]?.case_name ?? '',
+    case_rate: wb.plan.cases[index]?.case_rate ?? 1,
     kpi: wb.kpi(index),
   })),
 });
@@ -34,7 +32,10 @@ const computeKpi = (wb: PlanWorkbook, engine: EngineSession): KpiAnswer => ({
 const YEARLY_SAAS = ['session', 'lead', 'meeting', 'order', 'churn', 'cumulative'];
 const YEARLY_SELF = ['session', 'registration', 'order', 'churn', 'cumulative'];
 
-type Row = { key: string; format: TableRow['format']; edit?: boolean; level?: number; digits?: number };
+type Row = { format: TableRow['format']; level?: number; digits?: number } & (
+  | { key: EditKey; edit: true }
+  | { key: string; edit?: false }
+);
 
 /** Editable per-year assumptions of the KPI area (section 2), rates as percentages (churn with two decimals). */
 function summaryRows(template: string): Row[] {
@@ -97,20 +98,20 @@ export default function KpiScreen() {
   const { plan, year } = useShell();
   const notice = useNotice();
   const planId = plan.business_plan_id;
-  const live = useLiveAnswer<KpiAnswer>(planId, '/kpi/retrieve', {}, computeKpi);
+  const live = useLiveAnswer(planId, '/kpi/retrieve', { business_plan_id: planId }, computeKpi);
   const { current, choose } = useCurrentCase(planId, live.data?.values ?? []);
   const [view, setView] = useState<'summary' | 'monthly' | 'quarterly'>('summary');
   const editable = canEdit(plan, 'kpi');
   const template = plan.template;
   useScreenReady(live.data !== null);
-  const { edit, engine } = live;
+  const { edit } = live;
   const yearData = current?.kpi[year - 1];
 
-  const rows = useMemo<TableRow[]>(() => {
+  const rows = useMemo<TableRow<EditKey>[]>(() => {
     if (!current || !yearData) return [];
     const label = (key: string) => t(`ws.rows.${key}`);
     if (view === 'summary') {
-      const assumptionRows: TableRow[] = summaryRows(template).map((r) => ({
+      const assumptionRows: TableRow<EditKey>[] = summaryRows(template).map((r) => ({
         key: r.key,
         label: label(r.key),
         format: r.format,
@@ -152,23 +153,21 @@ export default function KpiScreen() {
         : [1, 2, 3, 4].map((q) => `Q${q}`);
 
   const onEdit = useCallback(
-    (row: TableRow, index: number, value: number | null) => {
+    (row: TableRow<EditKey>, index: number, value: number | null) => {
       if (!current || !row.editKey) return;
-      const y = index + 1;
-      const ci = caseIndexIn(engine, current.case_id);
+      const request: CaseEdit = {
+        business_plan_id: planId,
+        case_id: current.case_id,
+        year: index + 1,
+        key: row.editKey,
+        value,
+      };
       void edit(
-        ci >= 0 ? [{ type: 'year', caseIndex: ci, year: y, key: row.editKey as 'churn_rate', value }] : null,
-        () =>
-          api.post('/case/edit', {
-            business_plan_id: planId,
-            case_id: current.case_id,
-            year: y,
-            key: row.editKey,
-            value,
-          }),
+        (ids) => caseYearEdits(request, ids),
+        () => api.post('/case/edit', request),
       );
     },
-    [current, edit, engine, planId],
+    [current, edit, planId],
   );
 
   if (!live.data || !current || !yearData) return <section className="ws-screen" data-screen="kpi" />;

@@ -1,25 +1,28 @@
+import { type ColorSet, caseNameEdits, caseYearEdits, type InputOf, modelEdits } from '@topline/contract';
 import type { PlanWorkbook } from '@topline/engine';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { Chart } from '../charts/Chart';
+import { caseCompareTraces } from '../charts/plCompare';
+import { yyyymmdd } from '../format/numbers';
 import { type TableRow, YearTable } from '../grid/YearTable';
 import { useNotice } from '../notices';
+import { canEdit } from '../plan/access';
+import { download } from '../plan/answers';
+import { caseLabel } from '../plan/caseNames';
+import { useCurrentCase } from '../plan/currentCase';
+import { type EngineSession, resyncEngine } from '../plan/engineSession';
+import { useLiveAnswer } from '../plan/live';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
-import { useCurrentCase } from '../working/currentCase';
-import { canEdit, download } from '../working/data';
-import type { EngineSession } from '../working/engine';
-import { caseIndexIn, resyncEngine } from '../working/engine';
-import { yyyymmdd } from '../working/format';
-import { useLiveAnswer } from '../working/live';
-import type { ColorSetWire } from '../working/models';
-import { useScreenReady, ViewOnlyNote } from '../working/ui';
-import { CaseTabs, caseLabel } from './pl/CaseTabs';
+import { useScreenReady, ViewOnlyNote } from './common/ui';
+import { CaseTabs } from './pl/CaseTabs';
 import { ColorEditor } from './pl/ColorEditor';
 import { GrowthModel } from './pl/GrowthModel';
 import { PerHeadSuggestion } from './pl/SuggestionModal';
 import type { PlAnswer } from './pl/types';
+import '../styles/screens/pl.css';
 
 const computePl = (wb: PlanWorkbook, engine: EngineSession, previous: PlAnswer | null): PlAnswer => ({
   values: engine.caseIds.map((caseId, index) => {
@@ -35,8 +38,11 @@ const computePl = (wb: PlanWorkbook, engine: EngineSession, previous: PlAnswer |
   colors: previous?.colors ?? [],
 });
 
+type CaseEdit = InputOf<'caseEdit'>;
+type EditKey = CaseEdit['key'];
+
 /** The P&L rows of working-screens.md section 2, with the keys a per-year edit saves. */
-const PL_ROWS: { key: string; format: TableRow['format']; editKey?: string; level?: number }[] = [
+const PL_ROWS: { key: string; format: TableRow['format']; editKey?: EditKey; level?: number }[] = [
   { key: 'arr', format: 'money', editKey: 'arr' },
   { key: 'revenue', format: 'money' },
   { key: 'cogs', format: 'money' },
@@ -66,7 +72,7 @@ export default function PlScreen() {
   const { refresh } = useSession();
   const notice = useNotice();
   const planId = plan.business_plan_id;
-  const live = useLiveAnswer<PlAnswer>(planId, '/pl/retrieve', {}, computePl);
+  const live = useLiveAnswer(planId, '/pl/retrieve', { business_plan_id: planId }, computePl);
   const { current: chosenCase, choose: setChosen } = useCurrentCase(planId, live.data?.values ?? []);
   const chosen = chosenCase?.case_id ?? null;
   const [compare, setCompare] = useState(false);
@@ -80,7 +86,7 @@ export default function PlScreen() {
   const palette = colors[Math.min(caseIndex, colors.length - 1)] ?? colors[0];
   const yearHeaders = [1, 2, 3, 4, 5, 6].map((y) => t('ws.common.yearN', { n: y }));
 
-  const rows = useMemo<TableRow[]>(
+  const rows = useMemo<TableRow<EditKey>[]>(
     () =>
       current
         ? PL_ROWS.map((r) => ({
@@ -92,36 +98,29 @@ export default function PlScreen() {
     [current, t],
   );
 
-  const { edit, engine } = live;
+  const { edit } = live;
   const afterPlanChange = useCallback(async () => {
     await refresh();
   }, [refresh]);
 
   const onCellEdit = useCallback(
-    (row: TableRow, index: number, value: number | null) => {
-      if (!current || !row.editKey) return;
-      const year = index + 1;
+    (row: TableRow<EditKey>, index: number, value: number | null) => {
       const key = row.editKey;
-      const ci = caseIndexIn(engine, current.case_id);
-      void edit(ci >= 0 ? [{ type: 'year', caseIndex: ci, year, key: key as 'arr', value }] : null, () =>
-        api.post('/case/edit', { business_plan_id: planId, case_id: current.case_id, year, key, value }),
+      if (!current || !key) return;
+      const request: CaseEdit = { business_plan_id: planId, case_id: current.case_id, year: index + 1, key, value };
+      void edit(
+        (ids) => caseYearEdits(request, ids),
+        () => api.post('/case/edit', request),
       );
     },
-    [current, edit, engine, planId],
+    [current, edit, planId],
   );
 
   if (!live.data || !current) return <section className="ws-screen" data-screen="pl" />;
   const millions = (v: number | null) => (v === null ? null : v / 1_000_000);
 
   const traces = compare
-    ? cases.map((c, i) => ({
-        type: 'scatter' as const,
-        mode: 'lines+markers',
-        name: caseLabel(c.case_name, t),
-        x: yearHeaders,
-        y: c.pl.map((y) => millions(y.arr)),
-        line: { color: colors[i]?.arr },
-      }))
+    ? caseCompareTraces(cases, yearHeaders, colors, (name) => caseLabel(name, t))
     : [
         {
           type: 'bar' as const,
@@ -156,7 +155,7 @@ export default function PlScreen() {
         editable={editable}
         onAdd={async (name, rate) => {
           try {
-            const answer = await api.post<{ new_case_id: number }>('/case/create', {
+            const answer = await api.post('/case/create', {
               business_plan_id: planId,
               case_name: name,
               case_rate: rate,
@@ -169,9 +168,10 @@ export default function PlScreen() {
           }
         }}
         onRename={async (caseId, name) => {
-          const ci = caseIndexIn(engine, caseId);
-          await edit(ci >= 0 ? [{ type: 'caseName', caseIndex: ci, value: name }] : null, () =>
-            api.post('/casename/edit', { business_plan_id: planId, case_id: caseId, case_name: name }),
+          const request = { business_plan_id: planId, case_id: caseId, case_name: name };
+          await edit(
+            (ids) => caseNameEdits(request, ids),
+            () => api.post('/casename/edit', request),
           );
           await afterPlanChange();
         }}
@@ -186,17 +186,14 @@ export default function PlScreen() {
           model={current.model}
           editable={editable}
           onSave={async (name, rates) => {
-            const ci = caseIndexIn(engine, current.case_id);
+            const request: InputOf<'modelEdit'> = {
+              business_plan_id: planId,
+              case_id: current.case_id,
+              model: { name, rates },
+            };
             await edit(
-              ci >= 0
-                ? [{ type: 'model', caseIndex: ci, model: { model_name: name as 't2d3', model_rate: rates } }]
-                : null,
-              () =>
-                api.post('/model/edit', {
-                  business_plan_id: planId,
-                  case_id: current.case_id,
-                  model: { name, rates },
-                }),
+              (ids) => modelEdits(request, current.model?.model_rate ?? rates, ids),
+              () => api.post('/model/edit', request),
             );
           }}
         />
@@ -245,7 +242,7 @@ export default function PlScreen() {
       <ColorEditor
         colors={colors}
         editable={editable}
-        onSave={async (next: ColorSetWire[]) => {
+        onSave={async (next: ColorSet[]) => {
           try {
             const answer = await api.post('/pl/color', { business_plan_id: planId, colors: next });
             if (answer.status !== 201 && answer.status !== 200) return false;

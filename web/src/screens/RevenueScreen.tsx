@@ -1,27 +1,27 @@
+import { caseYearEdits, type InputOf } from '@topline/contract';
 import type { PlanWorkbook, RevenueYear } from '@topline/engine';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AnswerAt } from '../api/client';
 import { api } from '../api/client';
 import { Chart } from '../charts/Chart';
+import { formatPercent, yyyymmdd } from '../format/numbers';
 import { type TableRow, YearTable } from '../grid/YearTable';
 import { useNotice } from '../notices';
+import { canEdit } from '../plan/access';
+import { download } from '../plan/answers';
+import { useCurrentCase } from '../plan/currentCase';
+import type { EngineSession } from '../plan/engineSession';
+import { useLiveAnswer } from '../plan/live';
 import { useShell } from '../shell/ShellContext';
-import { CaseSelect } from '../working/CaseSelect';
-import { useCurrentCase } from '../working/currentCase';
-import { canEdit, download } from '../working/data';
-import { caseIndexIn, type EngineSession } from '../working/engine';
-import { formatPercent, yyyymmdd } from '../working/format';
-import { useLiveAnswer } from '../working/live';
-import { useScreenReady, ViewOnlyNote } from '../working/ui';
+import { CaseSelect } from './common/CaseSelect';
+import { useScreenReady, ViewOnlyNote } from './common/ui';
 
-interface RevenueAnswer {
-  values: { case_id: number; case_name: string; revenue: RevenueYear[] }[];
-}
-
-const computeRevenue = (wb: PlanWorkbook, engine: EngineSession): RevenueAnswer => ({
+const computeRevenue = (wb: PlanWorkbook, engine: EngineSession): AnswerAt<'/revenue/retrieve'> => ({
   values: engine.caseIds.map((caseId, index) => ({
     case_id: caseId,
     case_name: wb.plan.cases[index]?.case_name ?? '',
+    case_rate: wb.plan.cases[index]?.case_rate ?? 1,
     revenue: wb.revenue(index),
   })),
 });
@@ -35,11 +35,11 @@ export default function RevenueScreen() {
   const { plan, year } = useShell();
   const notice = useNotice();
   const planId = plan.business_plan_id;
-  const live = useLiveAnswer<RevenueAnswer>(planId, '/revenue/retrieve', {}, computeRevenue);
+  const live = useLiveAnswer(planId, '/revenue/retrieve', { business_plan_id: planId }, computeRevenue);
   const { current, choose } = useCurrentCase(planId, live.data?.values ?? []);
   const editable = canEdit(plan, 'sales_detail');
   useScreenReady(live.data !== null);
-  const { edit, engine } = live;
+  const { edit } = live;
 
   const rows = useMemo<TableRow[]>(() => {
     if (!current) return [];
@@ -78,19 +78,20 @@ export default function RevenueScreen() {
   const onEdit = useCallback(
     (row: TableRow, index: number, value: number | null) => {
       if (!current || row.editKey !== 'recurring_revenue_rate') return;
-      const y = index + 1;
-      const ci = caseIndexIn(engine, current.case_id);
-      void edit(ci >= 0 ? [{ type: 'year', caseIndex: ci, year: y, key: 'recurring_revenue_rate', value }] : null, () =>
-        api.post('/revenue/edit', {
-          business_plan_id: planId,
-          case_id: current.case_id,
-          year: y,
-          key: 'recurring_revenue_rate',
-          value,
-        }),
+      const request: InputOf<'revenueEdit'> = {
+        business_plan_id: planId,
+        case_id: current.case_id,
+        year: index + 1,
+        key: 'recurring_revenue_rate',
+        value,
+      };
+      // The revenue share is a per-year assumption like those of /case/edit.
+      void edit(
+        (ids) => caseYearEdits(request, ids),
+        () => api.post('/revenue/edit', request),
       );
     },
-    [current, edit, engine, planId],
+    [current, edit, planId],
   );
 
   const yearData = current?.revenue[year - 1];

@@ -1,19 +1,15 @@
+import { FIRST_START_YEAR, lastStartYear, NAME_MAX, THEME_COLORS } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
+import { acceptIcon } from '../lib/icon';
 import { useNotice } from '../notices';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
-import { Confirm, useScreenReady } from '../working/ui';
+import { Confirm, useScreenReady } from './common/ui';
 import { Members } from './setting/Members';
-
-export const MAX_ICON_BYTES = 2_000_000;
-const THEMES = ['purple', 'black', 'gray'] as const;
-
-/** JPEG or PNG of at most 2,000,000 bytes; anything else is ignored without a message (section 5). */
-export const acceptableIcon = (file: { type: string; size: number }) =>
-  (file.type === 'image/jpeg' || file.type === 'image/png') && file.size <= MAX_ICON_BYTES;
+import '../styles/screens/setting.css';
 
 /** Business plan settings (working-screens.md section 2): name, start, icon, theme colour, members, deletion. */
 export default function SettingScreen() {
@@ -31,8 +27,10 @@ export default function SettingScreen() {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   useScreenReady(true);
-  const thisYear = new Date().getFullYear();
-  const years = Array.from({ length: thisYear + 6 - 2018 + 1 }, (_, i) => 2018 + i);
+  const years = Array.from(
+    { length: lastStartYear(new Date()) - FIRST_START_YEAR + 1 },
+    (_, i) => FIRST_START_YEAR + i,
+  );
 
   const save = async () => {
     const form = new FormData();
@@ -53,7 +51,7 @@ export default function SettingScreen() {
     }
   };
 
-  const setTheme = async (theme: string) => {
+  const setTheme = async (theme: (typeof THEME_COLORS)[number]) => {
     try {
       await api.post('/business-plan/theme-color', { business_plan_id: planId, theme_color: theme });
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.themeSaved') });
@@ -81,7 +79,12 @@ export default function SettingScreen() {
         <h3>{t('ws.setting.plan')}</h3>
         <label className="field">
           <span>{t('ws.setting.name')}</span>
-          <input name="business_plan_name" value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+          <input
+            name="business_plan_name"
+            value={name}
+            maxLength={NAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+          />
         </label>
         <div className="ws-term">
           <label className="field">
@@ -113,7 +116,7 @@ export default function SettingScreen() {
             data-test="icon-input"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (!file || !acceptableIcon(file)) {
+              if (!acceptIcon(file)) {
                 e.target.value = '';
                 return;
               }
@@ -138,13 +141,13 @@ export default function SettingScreen() {
       <div className="ws-card" data-test="theme">
         <h3>{t('ws.setting.theme')}</h3>
         <div className="ws-themes">
-          {THEMES.map((theme) => (
+          {THEME_COLORS.map((theme) => (
             <label key={theme} className={`ws-theme theme-swatch-${theme}`}>
               <input
                 type="radio"
                 name="theme_color"
                 value={theme}
-                checked={(plan.theme_color ?? 'purple') === theme}
+                checked={plan.theme_color === theme}
                 onChange={() => void setTheme(theme)}
               />
               {t(`ws.setting.themes.${theme}`)}

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Billing } from '../api/types';
-import { billingMessages, formatDate } from './BillingPanel';
+import { type Billing, billingMessages, formatDate } from './BillingPanel';
 
 const t = (key: string, values?: Record<string, string>) => `${key}${values ? ` ${JSON.stringify(values)}` : ''}`;
 
-function billing(status: string | null, end: string | null): Billing {
+function billing(status: string, end: string | null): Billing {
   return { plan: { status, current_period_end: end }, last4: null, exp_year: null, exp_month: null, invoice_list: [] };
 }
 

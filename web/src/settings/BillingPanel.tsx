@@ -1,13 +1,15 @@
+import type { DataOf } from '@topline/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
-import type { Billing } from '../api/types';
-import { tierOf } from '../lib/tiers';
 import { PriceTable } from '../pages/PriceTable';
 import { useSession } from '../session';
 import { Loading } from '../shell/Loading';
 
 export const INVOICES_COLLAPSED = 3;
+
+/** The subscription and invoices of GET /billing/retrieve. */
+export type Billing = DataOf<'billingRetrieve'>['invoice'];
 
 /** year/month/day, the interface's date format. */
 export function formatDate(value: string | null | undefined): string {
@@ -32,10 +34,13 @@ export function billingMessages(
   return [];
 }
 
-/** The plan tab: plan comparison with the monthly/annual switch, billing messages and the invoices. */
+/**
+ * The plan tab: plan comparison with the monthly/annual switch, billing messages and the invoices. Changing or
+ * cancelling a plan goes through a representative (the route table has no billing writes).
+ */
 export function BillingPanel() {
   const { t } = useTranslation();
-  const { user, refresh } = useSession();
+  const { user } = useSession();
   const [billing, setBilling] = useState<Billing | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>('loading');
   const [expanded, setExpanded] = useState(false);
@@ -43,10 +48,8 @@ export function BillingPanel() {
   const load = useCallback(async () => {
     setState('loading');
     try {
-      const answer = await api.get<{ invoice?: Billing } | Billing>('/billing/retrieve', { quiet: true });
-      const data = answer.data;
-      const found = data && 'invoice' in data && data.invoice ? data.invoice : (data as Billing | null);
-      setBilling(found ?? null);
+      const answer = await api.get('/billing/retrieve', { quiet: true });
+      setBilling(answer.data.invoice);
       setState('ready');
     } catch {
       setState('unavailable');
@@ -57,20 +60,10 @@ export function BillingPanel() {
     void load();
   }, [load]);
 
-  const act = async (path: '/billing/cancel' | '/billing/restore') => {
-    try {
-      await api.post(path, {});
-      await load();
-      await refresh();
-    } catch {
-      // Notice already shown.
-    }
-  };
-
   // Newest first, so the collapsed list shows the latest three.
   const invoices = [...(billing?.invoice_list ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const shown = expanded ? invoices : invoices.slice(0, INVOICES_COLLAPSED);
-  const tier = tierOf(user);
+  const tier = user?.plan.plan ?? 'free';
   return (
     <div className="billing-panel">
       {user?.plan.is_trial && user.plan.trial_end && (
@@ -101,18 +94,6 @@ export function BillingPanel() {
                 year: String(billing.exp_year ?? ''),
               })}
             </p>
-          )}
-          {billing.plan?.status === 'scheduled_canceled' ? (
-            <button type="button" className="button button-primary" onClick={() => void act('/billing/restore')}>
-              {t('settings.restorePlan')}
-            </button>
-          ) : (
-            tier !== 'free' &&
-            billing.plan && (
-              <button type="button" className="button button-ghost" onClick={() => void act('/billing/cancel')}>
-                {t('settings.cancelPlan')}
-              </button>
-            )
           )}
           <h3>{t('settings.invoices')}</h3>
           {invoices.length === 0 ? (

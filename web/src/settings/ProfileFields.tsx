@@ -1,10 +1,10 @@
+import type { ProfileEdit } from '@topline/contract';
 import { useTranslation } from 'react-i18next';
-import type { ProfilePayload } from '../api/types';
 import { FieldMessage } from '../lib/FieldMessage';
-import { checkText, NAME_MAX } from '../lib/validation';
+import { checkName } from '../lib/validation';
 import { EMPLOYEES, POSITIONS, STAGES } from '../lib/wizardRules';
 
-export const EMPTY_PROFILE: ProfilePayload = {
+export const EMPTY_PROFILE: ProfileEdit = {
   name: '',
   company_name: '',
   position: 'CEO',
@@ -12,24 +12,18 @@ export const EMPTY_PROFILE: ProfilePayload = {
   stage: 'pre-founding',
 };
 
-export function profileErrors(profile: ProfilePayload) {
+export function profileErrors(profile: ProfileEdit) {
   return {
-    name: checkText(profile.name, { required: true, max: NAME_MAX }),
-    company_name: checkText(profile.company_name, { required: true, max: NAME_MAX }),
+    name: checkName(profile.name, true),
+    company_name: checkName(profile.company_name, true),
   };
 }
 
 /** Name, company name, position, employees and stage: the profile panel and wizard step 1. */
-export function ProfileFields({
-  profile,
-  onChange,
-}: {
-  profile: ProfilePayload;
-  onChange: (next: ProfilePayload) => void;
-}) {
+export function ProfileFields({ profile, onChange }: { profile: ProfileEdit; onChange: (next: ProfileEdit) => void }) {
   const { t } = useTranslation();
   const errors = profileErrors(profile);
-  const set = (key: keyof ProfilePayload, value: string) => onChange({ ...profile, [key]: value });
+  const set = (key: keyof ProfileEdit, value: string) => onChange({ ...profile, [key]: value });
   return (
     <div className="profile-fields">
       <label className="field">

@@ -1,9 +1,8 @@
+import type { ProfileEdit } from '@topline/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import type { ProfilePayload } from '../api/types';
-import { canCreatePlan, tierOf } from '../lib/tiers';
 import { useNotice } from '../notices';
 import { useSession } from '../session';
 import type { SettingsTab } from '../shell/ShellContext';
@@ -117,13 +116,13 @@ function PlanListTab({ onNavigate }: { onNavigate: () => void }) {
           )}
         </article>
       ))}
-      {canCreatePlan(user, plans) && (
+      {user?.plan.can_create_plan && (
         <Link className="plan-card plan-card-add" to="/create" onClick={onNavigate}>
           + {t('settings.add')}
         </Link>
       )}
       <p className="muted">
-        {t('settings.current')}: {t(`landing.plans.${tierOf(user)}.name`)}
+        {t('settings.current')}: {t(`landing.plans.${user?.plan.plan ?? 'free'}.name`)}
       </p>
     </div>
   );
@@ -133,13 +132,13 @@ function ProfileTab({ onDirty }: { onDirty: (dirty: boolean) => void }) {
   const { t } = useTranslation();
   const notify = useNotice();
   const { user, refresh } = useSession();
-  const stored: ProfilePayload = {
+  const stored: ProfileEdit = {
     ...EMPTY_PROFILE,
     name: user?.name ?? '',
-    ...(user?.company ?? {}),
+    ...user?.company,
   };
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<ProfilePayload>(stored);
+  const [draft, setDraft] = useState<ProfileEdit>(stored);
   const [busy, setBusy] = useState(false);
   const errors = profileErrors(draft);
   const invalid = Boolean(errors.name || errors.company_name);

@@ -72,10 +72,10 @@ export class ScreenBoundary extends Component<BoundaryProps, { error: unknown }>
 
   override render() {
     const { error } = this.state;
-    if (error instanceof ApiError && error.kind === 'tier_lock') {
+    if (error instanceof ApiError && error.code === 'tier_lock') {
       return <UpgradePlaceholder settingPath={this.props.settingPath} />;
     }
-    if (error instanceof ApiError && error.kind === 'no_access') return <NoAccessPanel />;
+    if (error instanceof ApiError && error.code === 'no_access') return <NoAccessPanel />;
     if (error) return <ScreenFailed />;
     return this.props.children;
   }

@@ -1,10 +1,9 @@
+import type { ScreenKey } from '@topline/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { initialYear } from '../lib/months';
-import type { ScreenKey } from '../lib/tiers';
-import { trialDaysLeft } from '../lib/tiers';
 import { useSession } from '../session';
+import { openingYear, trialDaysShown } from './dates';
 import { Loading } from './Loading';
 import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder } from './Panels';
 import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
@@ -30,18 +29,21 @@ export default function PlanShell() {
   const planId = params.id ?? '';
   const plan = plans.find((entry) => String(entry.business_plan_id) === planId);
   const screenKey = screenKeyFromPath(params['*'] ?? '');
-  const [year, setYear] = useState(() => (plan ? initialYear(plan.start_year) : 1));
+  const [year, setYear] = useState(() => (plan ? openingYear(plan, new Date()) : 1));
   const [loading, setLoading] = useState(true);
   const [collapsed, setCollapsed] = useState(() => window.localStorage.getItem(COLLAPSE_KEY) === '1');
   const [settingsTab, setSettingsTab] = useState<SettingsTab | null>(
     search.get('settings') ? ((search.get('settings') as SettingsTab) ?? 'plans') : null,
   );
 
-  // A change of plan resets the year to the one holding today.
+  // A change of plan (or of its start) resets the year to the one holding today.
   const startYear = plan?.start_year;
+  const startMonth = plan?.start_month;
   useEffect(() => {
-    if (startYear !== undefined) setYear(initialYear(startYear));
-  }, [startYear]);
+    if (startYear !== undefined && startMonth !== undefined) {
+      setYear(openingYear({ start_year: startYear, start_month: startMonth }, new Date()));
+    }
+  }, [startYear, startMonth]);
 
   // Loading is on whenever the screen changes, unless the screen is locked.
   useEffect(() => {
@@ -69,10 +71,10 @@ export default function PlanShell() {
 
   const screen = screenByKey(screenKey);
   const settingPath = `/business-plans/${planId}/setting`;
-  const locked = screenLocked(plan, screen, user);
+  const locked = screenLocked(plan, screen);
   const allowed = hasAccess(plan, screen);
   const Screen = SCREEN_COMPONENTS[screenKey];
-  const trialDays = user.plan.is_trial ? (user.plan.trial_days_left ?? trialDaysLeft(user.plan.trial_end)) : null;
+  const trialDays = trialDaysShown(user.plan, new Date());
 
   const toggle = () => {
     setCollapsed((value) => {
@@ -83,7 +85,7 @@ export default function PlanShell() {
 
   return (
     <ShellContext.Provider value={view}>
-      <div className={`shell theme-${plan.theme_color ?? 'purple'}${collapsed ? ' menu-collapsed' : ''}`}>
+      <div className={`shell theme-${plan.theme_color}${collapsed ? ' menu-collapsed' : ''}`}>
         <SideMenu
           plan={plan}
           plans={plans}

@@ -1,11 +1,11 @@
+import type { PlanListItem } from '@topline/contract';
 import { createContext, useContext } from 'react';
-import type { BusinessPlanItem } from '../api/types';
 
 export type SettingsTab = 'plans' | 'plan' | 'profile';
 
 /** What a working screen needs from the shell: its plan, the shared year, loading and the settings modal. */
 export interface ShellView {
-  plan: BusinessPlanItem;
+  plan: PlanListItem;
   year: number;
   setYear: (year: number) => void;
   setLoading: (loading: boolean) => void;

@@ -1,19 +1,18 @@
+import type { PlanListItem, UserView } from '@topline/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
-import type { BusinessPlanItem, User } from '../api/types';
 import { runtimeConfig } from '../config';
-import { canCreatePlan, showsKnowledge } from '../lib/tiers';
 import { hasAccess, type ScreenDef, screenByKey } from './screens';
 
-function PlanIcon({ plan }: { plan: BusinessPlanItem }) {
+function PlanIcon({ plan }: { plan: PlanListItem }) {
   if (plan.business_plan_icon) return <img src={plan.business_plan_icon} alt="" width={32} height={32} />;
   return <span className="plan-icon-default">{plan.business_plan_name.slice(0, 1).toUpperCase()}</span>;
 }
 
 interface SideMenuProps {
-  plan: BusinessPlanItem;
-  plans: BusinessPlanItem[];
-  user: User;
+  plan: PlanListItem;
+  plans: PlanListItem[];
+  user: UserView;
   collapsed: boolean;
   onToggle: () => void;
   onSettings: () => void;
@@ -60,7 +59,7 @@ export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, o
             </li>
           ))}
         </ul>
-        {canCreatePlan(user, plans) && (
+        {user.plan.can_create_plan && (
           <Link to="/create" className="plan-add" aria-label={t('shell.addPlan')} data-tooltip={t('shell.addPlan')}>
             +
           </Link>
@@ -107,7 +106,8 @@ export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, o
             </span>
             <span className="menu-text">{t('shell.businessPlan')}</span>
           </button>
-          {showsKnowledge(user) && (
+          {/* Free (and a trial) hides the Knowledge link (product-and-account.md section 6). */}
+          {user.plan.plan !== 'free' && (
             <a className="menu-item" href={links.knowledge} target="_blank" rel="noreferrer" data-link="knowledge">
               <span className="menu-icon" aria-hidden="true">
                 ✦

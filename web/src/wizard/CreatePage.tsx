@@ -1,75 +1,19 @@
+import { ARPA_RANGE, ARR_RANGE, PERIOD_RANGE, type ProfileEdit } from '@topline/contract';
+import type { Currency } from '@topline/engine/src/schema';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { api } from '../api/client';
-import type { PlanCreatePayload, ProfilePayload } from '../api/types';
 import { currentLanguage } from '../i18n';
 import { FieldMessage } from '../lib/FieldMessage';
-import { canCreatePlan } from '../lib/tiers';
-import { checkText, NAME_MAX } from '../lib/validation';
-import {
-  ARPA_RANGE,
-  ARR_RANGE,
-  type Currency,
-  clampToRange,
-  convertMoney,
-  growthRates,
-  growthTemplates,
-  PERIOD_RANGE,
-  startYearOptions,
-  WIZARD_DEFAULTS,
-} from '../lib/wizardRules';
+import { checkName } from '../lib/validation';
+import { clampToRange, convertMoney, growthRates, growthTemplates, startYearOptions } from '../lib/wizardRules';
 import { useNotice } from '../notices';
 import { LanguageSwitch, Logo } from '../pages/SiteChrome';
 import { useSession } from '../session';
 import { EMPTY_PROFILE, ProfileFields, profileErrors } from '../settings/ProfileFields';
+import { DEFAULT_PARAMS, engineInputOf, formatMoney, type PlanParams, planForm } from './planParams';
 import { SummaryPanel } from './SummaryPanel';
-
-export interface PlanParams {
-  template: 'saas' | 'selfserve';
-  currency: Currency;
-  arr: number;
-  period: number;
-  arpa: number;
-  modelName: string;
-  modelRate: number[];
-  startYear: number;
-  startMonth: number;
-  planName: string;
-}
-
-const DEFAULT_PARAMS: PlanParams = {
-  template: WIZARD_DEFAULTS.template,
-  currency: WIZARD_DEFAULTS.currency,
-  arr: WIZARD_DEFAULTS.arr,
-  period: WIZARD_DEFAULTS.period,
-  arpa: WIZARD_DEFAULTS.arpa,
-  modelName: 't2d3',
-  modelRate: growthRates('t2d3'),
-  startYear: WIZARD_DEFAULTS.startYear,
-  startMonth: WIZARD_DEFAULTS.startMonth,
-  planName: '',
-};
-
-export function toPayload(profile: ProfilePayload, params: PlanParams): PlanCreatePayload {
-  return {
-    ...profile,
-    arr: params.arr,
-    period: params.period,
-    arpa: params.arpa,
-    template: params.template,
-    start_year: params.startYear,
-    start_month: params.startMonth,
-    business_plan_name: params.planName.trim(),
-    currency: params.currency,
-    model_name: params.modelName,
-    model_rate: params.modelRate,
-  };
-}
-
-function formatMoney(currency: Currency, value: number): string {
-  return currency === 'JPY' ? `¥${value.toLocaleString('ja-JP')}` : `$${value.toLocaleString('en-US')}`;
-}
 
 /** The two-step plan creation wizard at /create. */
 export default function CreatePage() {
@@ -79,14 +23,14 @@ export default function CreatePage() {
   const { user, plans, refresh } = useSession();
   const hasProfile = Boolean(user?.name && user.company?.company_name);
   const [step, setStep] = useState<1 | 2>(hasProfile ? 2 : 1);
-  const [profile, setProfile] = useState<ProfilePayload>({
+  const [profile, setProfile] = useState<ProfileEdit>({
     ...EMPTY_PROFILE,
     name: user?.name ?? '',
-    ...(user?.company ?? {}),
+    ...user?.company,
   });
   const [params, setParams] = useState<PlanParams>(DEFAULT_PARAMS);
   const [busy, setBusy] = useState(false);
-  const [allowedAtEntry] = useState(() => canCreatePlan(user, plans));
+  const [allowedAtEntry] = useState(() => user?.plan.can_create_plan ?? false);
   const language = currentLanguage(i18n.language);
   const templates = useMemo(() => growthTemplates(language), [language]);
 
@@ -102,7 +46,7 @@ export default function CreatePage() {
 
   const profileProblems = profileErrors(profile);
   const nextDisabled = Boolean(profileProblems.name || profileProblems.company_name);
-  const planNameError = checkText(params.planName, { required: true, max: NAME_MAX });
+  const planNameError = checkName(params.planName, true);
 
   const set = <K extends keyof PlanParams>(key: K, value: PlanParams[K]) => setParams((p) => ({ ...p, [key]: value }));
 
@@ -131,11 +75,7 @@ export default function CreatePage() {
     if (planNameError || nextDisabled) return;
     setBusy(true);
     try {
-      const form = new FormData();
-      for (const [key, value] of Object.entries(toPayload(profile, params))) {
-        form.append(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
-      }
-      const answer = await api.post<{ business_plan_id: number | string }>('/business-plan/create', form);
+      const answer = await api.post('/business-plan/create', planForm(profile, params));
       notify({ kind: 'success', title: t('common.success'), message: t('wizard.created') });
       await refresh();
       navigate(`/business-plans/${answer.data.business_plan_id}/pl`, { replace: true });
@@ -302,7 +242,7 @@ export default function CreatePage() {
                       value={params.startYear}
                       onChange={(event) => set('startYear', Number(event.target.value))}
                     >
-                      {startYearOptions().map((year) => (
+                      {startYearOptions(new Date()).map((year) => (
                         <option key={year} value={year}>
                           {year}
                         </option>
@@ -332,7 +272,7 @@ export default function CreatePage() {
                 </label>
                 {params.planName !== '' && <FieldMessage error={planNameError} field={t('wizard.planName')} />}
               </div>
-              <SummaryPanel payload={toPayload(profile, params)} />
+              <SummaryPanel input={engineInputOf(params)} />
             </div>
             <div className="form-actions">
               <button type="button" className="button button-ghost" onClick={() => setStep(1)}>

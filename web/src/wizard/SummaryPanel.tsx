@@ -1,24 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PlanCreatePayload } from '../api/types';
 import type { EngineInput, WizardSummary } from './summary';
 
 /** The wizard's summary, computed by the planning engine in the browser (loaded on first use). */
-export function SummaryPanel({ payload }: { payload: PlanCreatePayload }) {
+export function SummaryPanel({ input }: { input: EngineInput }) {
   const { t } = useTranslation();
   const [summary, setSummary] = useState<WizardSummary | null>(null);
   const [computing, setComputing] = useState(true);
-  const input: EngineInput = {
-    template: payload.template,
-    currency: payload.currency,
-    arr: payload.arr,
-    period: payload.period,
-    arpa: payload.arpa,
-    start_year: payload.start_year,
-    start_month: payload.start_month,
-    model_name: payload.model_name ?? 't2d3',
-    model_rate: payload.model_rate ?? [3, 3, 2, 2, 2],
-  };
   // One string holds every input that changes the numbers, so the effect re-runs only when one of them does.
   const key = JSON.stringify(input);
 
@@ -48,7 +36,7 @@ export function SummaryPanel({ payload }: { payload: PlanCreatePayload }) {
   const rows: { label: string; value: number | undefined; test: string }[] = summary
     ? [
         { label: t('wizard.customers'), value: summary.customers, test: 'customers' },
-        ...(payload.template === 'saas'
+        ...(input.template === 'saas'
           ? [
               { label: t('wizard.meetings'), value: summary.meetings, test: 'meetings' },
               { label: t('wizard.leads'), value: summary.leads, test: 'leads' },
@@ -62,7 +50,7 @@ export function SummaryPanel({ payload }: { payload: PlanCreatePayload }) {
   return (
     <aside className="wizard-summary" aria-busy={computing} data-test="wizard-summary">
       <h2>{t('wizard.summary')}</h2>
-      <p className="muted">{t('wizard.period', { n: payload.period })}</p>
+      <p className="muted">{t('wizard.period', { n: input.period })}</p>
       {summary ? (
         <dl className={computing ? 'stale' : ''}>
           {rows.map((row) => (

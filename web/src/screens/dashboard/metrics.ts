@@ -1,8 +1,8 @@
+import { formatNumber, formatPercent } from '../../format/numbers';
 /**
  * The dashboard's metrics (working-screens.md section 2) and how each is shown: rates as percentages, ratios with two
  * decimals, the rest as whole numbers.
  */
-import { formatNumber, formatPercent } from '../../working/format';
 
 export const RATE_METRICS = new Set([
   'gross_margin',

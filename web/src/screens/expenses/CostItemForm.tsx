@@ -1,20 +1,15 @@
+import { COST_ITEM_NAME_MAX, type CostItemFields } from '@topline/contract';
 import { COST_CATEGORIES, type CostGroup } from '@topline/engine/src/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { afterMonth, monthInput, sanitizeNumber } from '../../working/format';
-import { Modal } from '../../working/ui';
+import { afterMonth, monthInput, sanitizeNumber } from '../../format/input';
+import { Modal } from '../common/ui';
 
 export { COST_CATEGORIES, type CostGroup };
 
-export interface CostItemDraft {
+/** A cost item as the form edits it: the contract's item fields, and its id once it has one. */
+export interface CostItemDraft extends CostItemFields {
   cost_id?: number | string;
-  item_title: string;
-  item_name: string;
-  price: number;
-  start_year: number;
-  start_month: number;
-  end_year: number;
-  end_month: number;
 }
 
 /**
@@ -101,7 +96,7 @@ export function CostItemForm({
       {title.endsWith('_labor') && <p className="ws-hint">{t('ws.cost.laborHint')}</p>}
       <label className="field">
         <span>{t('ws.cost.itemName')}</span>
-        <input name="item_name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+        <input name="item_name" value={name} maxLength={COST_ITEM_NAME_MAX} onChange={(e) => setName(e.target.value)} />
       </label>
       <label className="field">
         <span>{t('ws.cost.price')}</span>

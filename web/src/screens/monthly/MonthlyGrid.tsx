@@ -1,42 +1,12 @@
 import type { GridColumn } from '@topline/engine';
-import type {
-  CellClassParams,
-  ColDef,
-  ICellRendererParams,
-  ValueFormatterParams,
-  ValueParserParams,
-} from 'ag-grid-community';
+import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
 import { type Ref, useImperativeHandle, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sanitizeNumber } from '../../format/input';
+import { formatNumber, formatPercent, isNegative } from '../../format/numbers';
 import { DataGrid, type GridApi } from '../../grid/DataGrid';
-import { formatNumber, formatPercent, isNegative, sanitizeNumber } from '../../working/format';
+import { type ControlCell, ControlRenderer, type GridActions, type GridRow as Row, SectionRenderer } from './gridCells';
 import { editableKeys, isRateRow, METRIC_ROWS, type MetricRow, type ScreenView, type Section } from './model';
-
-export interface ControlCell {
-  column: GridColumn;
-  index: number;
-  editing: boolean;
-  /** This column may enter edit mode in this view. */
-  allowed: boolean;
-}
-
-interface Row {
-  id: string;
-  kind: 'control' | 'section' | 'metric';
-  section?: Section;
-  metric?: MetricRow;
-  [cell: string]: unknown;
-}
-
-export interface GridActions {
-  startEdit: (index: number) => void;
-  save: (index: number) => void;
-  cancel: (index: number) => void;
-  reverse: (index: number) => void;
-  comment: (index: number) => void;
-  toggleSection: (section: Section) => void;
-  enter: (index: number, key: string, value: number | null) => void;
-}
 
 /** Shows recomputed columns at once: the changed rows go straight to the grid, before React renders the screen. */
 export interface MonthlyGridHandle {
@@ -47,91 +17,6 @@ export interface Display {
   months: boolean;
   quarters: boolean;
   cy: boolean;
-}
-
-function ControlRenderer(p: ICellRendererParams<Row>) {
-  const { t } = useTranslation();
-  const cell = p.value as ControlCell | undefined;
-  const actions = p.context as GridActions;
-  if (!cell) return null;
-  const { column, index, editing, allowed } = cell;
-  return (
-    <span className="ws-control" data-test={`control-${column.column}`}>
-      {column.monthType === 'month' && (
-        <span className={column.status === 'ACT' ? 'ws-status act' : 'ws-status'}>{column.status}</span>
-      )}
-      {allowed && !editing && (
-        <button
-          type="button"
-          className="link-button"
-          data-test={`edit-${column.column}`}
-          onClick={() => actions.startEdit(index)}
-        >
-          {t('ws.common.edit')}
-        </button>
-      )}
-      {editing && (
-        <>
-          <button
-            type="button"
-            className="link-button"
-            data-test={`save-${column.column}`}
-            onClick={() => actions.save(index)}
-          >
-            {t('ws.common.save')}
-          </button>
-          <button
-            type="button"
-            className="link-button"
-            data-test={`cancel-${column.column}`}
-            onClick={() => actions.cancel(index)}
-          >
-            {t('common.cancel')}
-          </button>
-          {column.status === 'ACT' && (
-            <button
-              type="button"
-              className="link-button"
-              data-test={`reverse-${column.column}`}
-              onClick={() => actions.reverse(index)}
-            >
-              {t('ws.monthly.reverse')}
-            </button>
-          )}
-        </>
-      )}
-      {column.monthType === 'month' && (
-        <button
-          type="button"
-          className={column.comment ? 'link-button ws-memo has' : 'link-button ws-memo'}
-          title={column.comment ?? t('ws.monthly.memo')}
-          data-test={`memo-${column.column}`}
-          onClick={() => actions.comment(index)}
-        >
-          ✎
-        </button>
-      )}
-    </span>
-  );
-}
-
-function SectionRenderer(p: ICellRendererParams<Row>) {
-  const { t } = useTranslation();
-  const actions = p.context as GridActions;
-  const section = p.data?.section;
-  if (!section) return null;
-  const collapsed = p.value === 'collapsed';
-  return (
-    <button
-      type="button"
-      className="ws-section-toggle"
-      aria-expanded={!collapsed}
-      data-test={`section-${section}`}
-      onClick={() => actions.toggleSection(section)}
-    >
-      {collapsed ? '▸' : '▾'} {t(`ws.monthly.sections.${section}`)}
-    </button>
-  );
 }
 
 /** A column's field in the rows: c0 ... c16. */

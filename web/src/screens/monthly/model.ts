@@ -1,8 +1,9 @@
 /**
  * The monthly P&L's rows, sections, views and the 17 columns (working-screens.md section 2, MODEL.md section 4).
  */
-import type { GridColumn, ViewName } from '@topline/engine';
-import { ACTUAL_KEYS, CASH_KEYS } from '@topline/engine/src/schema';
+import type { GridColumn, ViewName, ViewRecords } from '@topline/engine';
+import { ACTUAL_KEYS, type ActualKey, CASH_KEYS, type CashInputs } from '@topline/engine/src/schema';
+import type { AnswerAt } from '../../api/client';
 
 export type Section = 'kpi' | 'pl' | 'cash';
 export type ScreenView = 'estimate' | 'revise' | 'actual' | 'progress' | 'variance';
@@ -65,7 +66,9 @@ export const METRIC_ROWS: MetricRow[] = [
 ];
 
 /** What the cash-flow view and a month of actuals hold: the engine schema's lists (MODEL.md sections 2 and 5). */
-export { ACTUAL_KEYS, CASH_KEYS };
+export type CashKey = keyof CashInputs;
+export const isCashKey = (key: string): key is CashKey => (CASH_KEYS as readonly string[]).includes(key);
+export const isActualKey = (key: string): key is ActualKey => (ACTUAL_KEYS as readonly string[]).includes(key);
 
 /** Keys a view lets the user enter: cash items in the estimate, actuals in the actual view, none elsewhere. */
 export function editableKeys(view: ScreenView): ReadonlySet<string> {
@@ -86,25 +89,11 @@ export function engineView(view: ScreenView, variance: 'rate' | 'value'): ViewNa
 export const commentSection = (view: ScreenView): 'estimate' | 'actual' | 'difference' =>
   view === 'estimate' ? 'estimate' : view === 'actual' || view === 'revise' ? 'actual' : 'difference';
 
-type SpecRecord = Record<string, number | string | null>;
-export interface PeriodRecords {
-  monthly: SpecRecord[];
-  quarterly: SpecRecord[];
-  yearly: SpecRecord;
-}
-export interface MonthlyYearAnswer {
-  year: number;
-  estimate: PeriodRecords;
-  actual: PeriodRecords;
-  forecast: PeriodRecords;
-  progress: PeriodRecords;
-  difference: { rate: PeriodRecords; value: PeriodRecords };
-  graph: Record<string, { actual: (number | null)[]; estimate: (number | null)[] } | number | null>;
-}
-export interface MonthlyAnswer {
-  case_id: number;
-  monthly_pl: MonthlyYearAnswer[];
-}
+/** GET /pl/monthly/retrieve's data: a case's plan years, each in every view, as the spec's records. */
+export type MonthlyAnswer = AnswerAt<'/pl/monthly/retrieve'>;
+export type MonthlyYearAnswer = MonthlyAnswer['monthly_pl'][number];
+export type PeriodRecords = ViewRecords;
+type SpecRecord = PeriodRecords['yearly'];
 
 export function recordsOf(year: MonthlyYearAnswer, view: ViewName): PeriodRecords {
   if (view === 'difference_rate') return year.difference.rate;

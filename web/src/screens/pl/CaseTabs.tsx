@@ -1,13 +1,10 @@
+import { MAX_CASES, NAME_MAX } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeNumber } from '../../working/format';
-import { isLegacyBaseName, MAX_CASES } from '../../working/models';
-import { Confirm, Modal } from '../../working/ui';
+import { sanitizeNumber } from '../../format/input';
+import { caseLabel } from '../../plan/caseNames';
+import { Confirm, Modal } from '../common/ui';
 import type { PlCase } from './types';
-
-export function caseLabel(name: string, t: (key: string) => string): string {
-  return isLegacyBaseName(name) ? t('ws.pl.baseCase') : name;
-}
 
 /** Case tabs with add (below 3, not view-only), rename and delete (more than one case) (working-screens.md 4, 5). */
 export function CaseTabs({
@@ -109,7 +106,7 @@ export function CaseTabs({
         >
           <label className="field">
             <span>{t('ws.pl.caseName')}</span>
-            <input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+            <input value={name} maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} />
           </label>
           <label className="field">
             <span>{t('ws.pl.caseRate')}</span>
@@ -142,7 +139,7 @@ export function CaseTabs({
         >
           <label className="field">
             <span>{t('ws.pl.caseName')}</span>
-            <input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+            <input value={name} maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} />
           </label>
         </Modal>
       )}

@@ -1,7 +1,7 @@
+import type { ColorSet } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deriveColorSets, normalizeHex, textColorOn } from '../../working/format';
-import type { ColorSetWire } from '../../working/models';
+import { deriveColorSets, normalizeHex, textColorOn } from '../../format/colors';
 
 const KEYS = ['arr', 'gross_profit', 'pl'] as const;
 const SET_NAMES = ['first', 'second', 'third'] as const;
@@ -15,9 +15,9 @@ export function ColorEditor({
   editable,
   onSave,
 }: {
-  colors: ColorSetWire[];
+  colors: ColorSet[];
   editable: boolean;
-  onSave: (colors: ColorSetWire[]) => Promise<boolean>;
+  onSave: (colors: ColorSet[]) => Promise<boolean>;
 }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<'view' | 'edit' | 'posting'>('view');
@@ -29,7 +29,7 @@ export function ColorEditor({
     pl: normalizeHex(draft.pl),
   };
   const valid = KEYS.every((k) => normal[k] !== null);
-  const sets = mode === 'view' ? colors : valid ? deriveColorSets(normal as ColorSetWire) : colors;
+  const sets = mode === 'view' ? colors : valid ? deriveColorSets(normal as ColorSet) : colors;
 
   return (
     <section className="ws-card ws-colors" data-test="color-editor">
@@ -50,7 +50,7 @@ export function ColorEditor({
       </header>
       <div className="ws-color-sets">
         {SET_NAMES.slice(0, sets.length).map((setName, index) => {
-          const set = sets[index] as ColorSetWire;
+          const set = sets[index] as ColorSet;
           return (
             <div key={setName} className="ws-color-set">
               <span className="muted">{t('ws.pl.colorSet', { n: index + 1 })}</span>
@@ -91,7 +91,7 @@ export function ColorEditor({
               disabled={!valid || mode === 'posting'}
               onClick={() => {
                 setMode('posting');
-                void onSave(deriveColorSets(normal as ColorSetWire)).then((ok) => setMode(ok ? 'view' : 'edit'));
+                void onSave(deriveColorSets(normal as ColorSet)).then((ok) => setMode(ok ? 'view' : 'edit'));
               }}
             >
               {t('ws.common.save')}

@@ -1,8 +1,9 @@
+import type { ModelName } from '@topline/engine/src/schema';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sanitizeNumber } from '../../format/input';
 import { currentLanguage } from '../../i18n';
-import { sanitizeNumber } from '../../working/format';
-import { GROWTH_MODELS, MODELS_BY_LANGUAGE } from '../../working/models';
+import { GROWTH_MODELS, isModelName, MODELS_BY_LANGUAGE } from '../../plan/growthModels';
 
 const LATER_YEARS = [2, 3, 4, 5, 6];
 
@@ -14,7 +15,7 @@ export function GrowthModel({
 }: {
   model: { model_name: string; model_rate: number[] } | null;
   editable: boolean;
-  onSave: (name: string, rates: number[]) => Promise<void>;
+  onSave: (name: ModelName, rates: number[]) => Promise<void>;
 }) {
   const { t, i18n } = useTranslation();
   const name = model?.model_name ?? 't2d3';
@@ -34,6 +35,7 @@ export function GrowthModel({
           disabled={!editable}
           onChange={(e) => {
             const next = e.target.value;
+            if (!isModelName(next)) return;
             const nextRates = [...(GROWTH_MODELS[next] ?? model?.model_rate ?? GROWTH_MODELS.t2d3 ?? [])];
             void onSave(next, nextRates);
           }}

@@ -1,34 +1,25 @@
+import type { PerEmployeeAnswer } from '@topline/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { formatNumber } from '../../working/format';
-import { Modal } from '../../working/ui';
+import { formatNumber } from '../../format/numbers';
+import { Modal } from '../common/ui';
 
-interface CompanyList {
-  average: number;
-  companies: { name: string; value: number }[];
-}
-interface Suggestions {
-  arr_per_employee: CompanyList;
-  revenue_per_employee: CompanyList;
-  alerts: { year: number; arr_per_employee: boolean; revenue_per_employee: boolean }[];
-}
-
-const dismissKey = (planId: string | number) => `topline.per_head_suggestion_dismissed.${planId}`;
+const dismissKey = (planId: number) => `topline.per_head_suggestion_dismissed.${planId}`;
 
 /**
  * Offers listed companies' ARR and revenue per employee; a year whose per-head figure is below the average is marked.
  * The question can be dismissed, remembered per plan in this browser.
  */
-export function PerHeadSuggestion({ planId, caseId }: { planId: string | number; caseId: number }) {
+export function PerHeadSuggestion({ planId, caseId }: { planId: number; caseId: number }) {
   const { t } = useTranslation();
   const [dismissed, setDismissed] = useState(() => window.localStorage.getItem(dismissKey(planId)) === '1');
   const [open, setOpen] = useState(false);
-  const [data, setData] = useState<Suggestions | null>(null);
+  const [data, setData] = useState<PerEmployeeAnswer | null>(null);
   useEffect(() => {
     if (!open) return;
     void api
-      .get<Suggestions>('/suggestions/per-employee', { query: { business_plan_id: planId, case_id: caseId } })
+      .get('/suggestions/per-employee', { query: { business_plan_id: planId, case_id: caseId } })
       .then((answer) => setData(answer.data))
       .catch(() => setOpen(false));
   }, [open, planId, caseId]);

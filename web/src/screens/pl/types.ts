@@ -1,15 +1,5 @@
-import type { PlYearRow } from '@topline/engine';
-import type { ColorSetWire } from '../../working/models';
+import type { AnswerAt } from '../../api/client';
 
-export interface PlCase {
-  case_id: number;
-  case_name: string;
-  case_rate: number;
-  model: { model_name: string; model_rate: number[] } | null;
-  pl: PlYearRow[];
-}
-
-export interface PlAnswer {
-  values: PlCase[];
-  colors: ColorSetWire[];
-}
+/** GET /pl/retrieve's data: every case's P&L by year, its growth model and the chart colours. */
+export type PlAnswer = AnswerAt<'/pl/retrieve'>;
+export type PlCase = PlAnswer['values'][number];

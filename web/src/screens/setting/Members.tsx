@@ -1,58 +1,30 @@
+import { AREAS, hasEdit, LEVELS, type Roles } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, fieldErrorsOf } from '../../api/client';
-import type { AreaKey, AreaRole } from '../../api/types';
 import { checkEmail } from '../../lib/validation';
-import { useRetrieve } from '../../working/data';
-import { Confirm, Modal } from '../../working/ui';
+import { useRetrieve } from '../../plan/answers';
+import { Confirm, Modal } from '../common/ui';
 
-export const AREAS: AreaKey[] = [
-  'pl',
-  'monthly_pl',
-  'kpi',
-  'sales_detail',
-  'cogs',
-  'sm',
-  'rd',
-  'ga',
-  'dashboard',
-  'actuals',
-];
-const LEVELS: AreaRole[] = ['no_access', 'can_view', 'can_edit'];
-export const MAX_EDITORS = 4;
+const defaultRoles = () => Object.fromEntries(AREAS.map((a) => [a, 'can_view'])) as Roles;
 
-interface Member {
-  name: string;
-  email: string;
-  is_owner: boolean;
-  status: 'yet' | 'received';
-  roles: Record<AreaKey, AreaRole>;
-}
-interface MemberList {
-  role: Member[];
-  tier: 'free' | 'basic' | 'team';
-  can_add_member: boolean;
-  can_grant_edit: boolean;
-  editor_limit: number;
-  editor_count: number;
-}
-
-const hasEdit = (roles: Record<string, AreaRole>) => Object.values(roles).includes('can_edit');
-const defaultRoles = () => Object.fromEntries(AREAS.map((a) => [a, 'can_view'])) as Record<AreaKey, AreaRole>;
-
-/** Members and invitations with per-area roles; can_edit only on Team and for at most 4 members (section 5). */
-export function Members({ planId }: { planId: string | number }) {
+/**
+ * Members and invitations with per-area roles (section 5). Whether members may be added or given can_edit, and how
+ * many editors the tier allows, come from the member list's answer.
+ */
+export function Members({ planId }: { planId: number }) {
   const { t } = useTranslation();
-  const list = useRetrieve<MemberList>('/authority/retrieve', { business_plan_id: planId });
-  const [form, setForm] = useState<{ email: string; roles: Record<AreaKey, AreaRole>; existing: boolean } | null>(null);
+  const list = useRetrieve('/authority/retrieve', { business_plan_id: planId });
+  const [form, setForm] = useState<{ email: string; roles: Roles; existing: boolean } | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
   const data = list.data;
   if (!data) return null;
 
   const othersEditing = (email: string) =>
     data.role.filter((m) => !m.is_owner && m.email !== email && hasEdit(m.roles)).length;
-  const limitReached = form ? hasEdit(form.roles) && othersEditing(form.email) >= MAX_EDITORS : false;
+  const limitReached = form ? hasEdit(form.roles) && othersEditing(form.email) >= data.editor_limit : false;
 
   const submit = async () => {
     if (!form) return;
@@ -72,6 +44,16 @@ export function Members({ planId }: { planId: string | number }) {
     } catch (caught) {
       const fields = fieldErrorsOf(caught);
       if (fields.email) setEmailError(fields.email);
+    }
+  };
+
+  /** Sends the invitation e-mail again; a refusal (say, the member joined meanwhile) is shown by the client. */
+  const resend = async (email: string) => {
+    try {
+      await api.post('/authority/resend', { business_plan_id: planId, email });
+      setResent(email);
+    } catch {
+      await list.reload();
     }
   };
 
@@ -95,7 +77,7 @@ export function Members({ planId }: { planId: string | number }) {
       </header>
       <p className="muted" data-test="member-tier-note">
         {data.tier === 'team'
-          ? t('ws.setting.teamNote', { limit: MAX_EDITORS, count: data.editor_count })
+          ? t('ws.setting.teamNote', { limit: data.editor_limit, count: data.editor_count })
           : data.tier === 'basic'
             ? t('ws.setting.basicNote')
             : t('ws.setting.freeNote')}
@@ -136,6 +118,19 @@ export function Members({ planId }: { planId: string | number }) {
                     >
                       {t('ws.common.edit')}
                     </button>
+                    {m.status === 'yet' &&
+                      (resent === m.email ? (
+                        <span className="muted">{t('ws.setting.invitationResent')}</span>
+                      ) : (
+                        <button
+                          type="button"
+                          className="link-button"
+                          data-test="member-resend"
+                          onClick={() => void resend(m.email)}
+                        >
+                          {t('ws.setting.resendInvitation')}
+                        </button>
+                      ))}
                     <button type="button" className="link-button" onClick={() => setRemoving(m.email)}>
                       {t('ws.common.delete')}
                     </button>
@@ -202,10 +197,10 @@ export function Members({ planId }: { planId: string | number }) {
               ))}
             </tbody>
           </table>
-          {limitReached && <p className="field-error">{t('ws.setting.editorLimit', { limit: MAX_EDITORS })}</p>}
+          {limitReached && <p className="field-error">{t('ws.setting.editorLimit', { limit: data.editor_limit })}</p>}
           <p className="muted">
             {data.tier === 'team'
-              ? t('ws.setting.teamNote', { limit: MAX_EDITORS, count: data.editor_count })
+              ? t('ws.setting.teamNote', { limit: data.editor_limit, count: data.editor_count })
               : t('ws.setting.basicNote')}
           </p>
         </Modal>

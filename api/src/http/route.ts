@@ -1,0 +1,102 @@
+/**
+ * Registers a call of the contract's route table: its method and path, the sign-in it needs, the request parsed
+ * with its schema, the plan loaded and the caller's role checked for plan-scoped calls, and the answer shaped by its
+ * answer schema. Handlers hold no rules of the wire; services hold the SQL and the permissions.
+ */
+import type Router from '@koa/router';
+import {
+  type AnswerOf,
+  AREAS,
+  type InputOf,
+  type Needs,
+  noPermission,
+  type RouteName,
+  requestSchema,
+  routes,
+  type Scope,
+} from '@topline/contract';
+import type { Middleware } from 'koa';
+import type { Services } from '../app';
+import { type PlanAccess, requireOwner, requireScope } from '../services/access';
+import type { UserRow } from '../services/users';
+import { requireToken, requireUser } from './auth';
+import { type AppContext, type AppState, currentUser } from './context';
+import { planFor } from './plan';
+import { parseInput, parseQuery } from './validate';
+
+export interface Call<N extends RouteName> {
+  ctx: AppContext;
+  input: InputOf<N>;
+  /** The signed-in caller (every call but the public ones). */
+  user: UserRow;
+}
+
+export interface PlanCall<N extends RouteName> extends Call<N> {
+  /** The plan of `business_plan_id`, with the caller's roles, already checked against what the route needs. */
+  access: PlanAccess;
+}
+
+/**
+ * What a handler answers: the answer (shaped by the route's schema before it is sent), or `undefined` when the
+ * handler has set the body itself (a file, a cached answer).
+ */
+type Result<N extends RouteName> = Promise<AnswerOf<N> | undefined>;
+
+type PlanNeeds = { kind: 'owner' } | { kind: 'every_area' } | { kind: 'scope' };
+type IsPlanScoped<N extends RouteName> = (typeof routes)[N]['needs'] extends PlanNeeds ? true : false;
+
+export type Handler<N extends RouteName> = (call: IsPlanScoped<N> extends true ? PlanCall<N> : Call<N>) => Result<N>;
+
+export interface RouteOptions {
+  /** Middleware run after sign-in and before the request is parsed (a multipart reader). */
+  before?: Middleware<AppState>[];
+}
+
+/** Adds one call of the route table to the router. */
+export function handle<N extends RouteName>(
+  router: Router<AppState>,
+  services: Services,
+  name: N,
+  handler: Handler<N>,
+  options: RouteOptions = {},
+): void {
+  const route = routes[name];
+  const needs = route.needs as Needs<InputOf<N>>;
+  const planScoped = needs.kind === 'owner' || needs.kind === 'every_area' || needs.kind === 'scope';
+  const auth = needs.kind === 'public' ? [] : planScoped ? [requireToken(services)] : [requireUser(services)];
+  const operation = route.method === 'GET' ? 'read' : 'write';
+
+  const run = async (ctx: AppContext) => {
+    const schema = requestSchema(name, services.now());
+    const input = (
+      route.method === 'GET' ? parseQuery(schema, ctx.querystring, ctx.query) : parseInput(schema, ctx.request.body)
+    ) as InputOf<N>;
+    let call: Call<N> | PlanCall<N>;
+    if (planScoped) {
+      const planId = (input as { business_plan_id: number }).business_plan_id;
+      const access = await planFor(services, ctx, planId);
+      check(access, needs, input, operation);
+      call = { ctx, input, user: currentUser(ctx), access };
+    } else {
+      call = { ctx, input, user: needs.kind === 'public' ? (undefined as unknown as UserRow) : currentUser(ctx) };
+    }
+    ctx.status = route.status ?? 200;
+    const answer = await (handler as (call: Call<N> | PlanCall<N>) => Result<N>)(call);
+    if (answer !== undefined) ctx.body = route.answer.parse(answer);
+  };
+
+  const method = route.method === 'GET' ? 'get' : 'post';
+  router[method](route.path, ...auth, ...(options.before ?? []), run);
+}
+
+/** Checks what a plan-scoped route needs of the caller. */
+function check<Input>(access: PlanAccess, needs: Needs<Input>, input: Input, operation: 'read' | 'write'): void {
+  if (needs.kind === 'owner') requireOwner(access);
+  else if (needs.kind === 'every_area') {
+    // The plan file holds every area's inputs: the owner's, or a member's who may see every area.
+    if (!access.isOwner && AREAS.some((area) => access.roles[area] === 'no_access')) throw noPermission();
+  } else if (needs.kind === 'scope') {
+    const scope: Scope = typeof needs.scope === 'function' ? needs.scope(input) : needs.scope;
+    requireScope(access, scope, operation);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Trust under load: 50 users on one plan, 80% screen reads and 20% writes, on PostgreSQL. Prints the errors (the
+ * goal is none), p50, p95 and p99 of reads and of writes, and the throughput against a read-only phase of the same run
+ * (goal: at least 0.5). The load comes from undici's pool in a process of its own, one connection per user, each user
+ * sending one request after another. Printed, never asserted.
+ *
+ * The database is TEST_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a schema of
+ * its own that is dropped afterwards. BENCH_MIXED_SECONDS shortens (or lengthens) each phase, 30 s by default.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../api/src/app';
+import { loadConfig } from '../api/src/config';
+import { listenForChanges, migrateLatest, openDb } from '../api/src/db';
+import { seedIfEmpty } from '../api/src/seed';
+import { listen } from '../api/src/server';
+import { AccessCache } from '../api/src/services/accessCache';
+import { importPlanFile } from '../api/src/services/planFile';
+import { WorkbookCache } from '../api/src/services/workbooks';
+
+const USERS = 50;
+const WRITE_SHARE = 0.2;
+const SECONDS = Number(process.env.BENCH_MIXED_SECONDS) || 30;
+const DATABASE_URL =
+  process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Call {
+  path: string;
+  method: 'GET' | 'POST';
+  body?: string;
+}
+
+export async function run(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'topline-bench-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const schema = `bench_mixed_${process.pid}`;
+  const db = openDb({ databaseUrl: DATABASE_URL, schema });
+  console.log(`   database: PostgreSQL (${new URL(DATABASE_URL).host}, schema ${schema})`);
+  try {
+    await migrateLatest(db, schema);
+    const seed = await seedIfEmpty(db, join(import.meta.dirname, '..', 'fixtures'), importPlanFile, new Date());
+    const serverErrors: string[] = [];
+    const logger = {
+      info: () => {},
+      error: (m: string, e?: unknown) => serverErrors.push(`${m}: ${e instanceof Error ? e.message : String(e)}`),
+    };
+    const accessCache = new AccessCache();
+    const workbooks = new WorkbookCache();
+    const unlisten = await listenForChanges(db, accessCache);
+    const app = createApp({ db, config, logger, accessCache, workbooks, mailer: { send: async () => {} } });
+    const server = await listen(app.callback(), 0, '127.0.0.1');
+    const address = server.address();
+    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const signin = await fetch(`${origin}/api/v1/users/email-signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: seed.demo.email, password: seed.demo.password }),
+    });
+    const token = ((await signin.json()) as { app_token: string }).app_token;
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    const planId = seed.planIds[0] ?? 0;
+    const caseId = Number((await db('cases').where({ plan_id: planId }).orderBy('position').first()).id);
+    const plan = `business_plan_id=${planId}`;
+    // What the screens ask for: the annual P&L, the monthly P&L one year at a time, the dashboard.
+    const reads: Call[] = [
+      `/api/v1/pl/retrieve?${plan}`,
+      `/api/v1/pl/monthly/retrieve?${plan}&case_id=${caseId}&year=1`,
+      `/api/v1/dashboard/retrieve?${plan}&case_id=${caseId}`,
+      `/api/v1/pl/monthly/retrieve?${plan}&case_id=${caseId}&year=2`,
+    ].map((path) => ({ path, method: 'GET' }));
+    // Every write changes the plan: an assumption, a month of actuals, a cash-flow item, each with varying values.
+    const post = (path: string, fields: object): Call => ({
+      path: `/api/v1${path}`,
+      method: 'POST',
+      body: JSON.stringify({ business_plan_id: planId, case_id: caseId, ...fields }),
+    });
+    const writes = Array.from({ length: 12 }, (_, i) => [
+      post('/case/edit', { year: 1, key: 'cogs_rate', value: 0.3 + i / 100 }),
+      post('/pl/monthly/edit', { year: 1, month: 1 + (i % 3), order: 5 + i }),
+      post('/pl/monthly/cashflow/edit', { year: 1, month: 6, equity_raised: (i + 1) * 1_000_000 }),
+    ]).flat();
+
+    await load({ origin, headers, reads, writes: [], seconds: Math.min(2, SECONDS) });
+    const readOnly = await load({ origin, headers, reads, writes: [], seconds: SECONDS });
+    const builtBefore = { ...workbooks.stats };
+    const mixed = await load({ origin, headers, reads, writes, seconds: SECONDS });
+    const ratio = mixed.rps / readOnly.rps;
+    const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
+    const cpu = (phase: { cpu: number }) => `${phase.cpu.toFixed(2)} ms of server CPU per request`;
+    line(
+      `read-only, ${USERS} users, ${SECONDS} s`,
+      `${readOnly.rps.toFixed(0)} req/s`,
+      `${readOnly.errors} errors, ${cpu(readOnly)}`,
+    );
+    line(
+      `mixed ${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100}, ${USERS} users, ${SECONDS} s: errors`,
+      String(mixed.errors),
+      `of ${mixed.reads.count + mixed.writes.count} requests (goal: 0)${mixed.samples.length ? `, e.g. ${mixed.samples[0]}` : ''}`,
+    );
+    line('  reads p50 / p95 / p99', ms(mixed.reads), `${mixed.reads.count} reads`);
+    line('  writes p50 / p95 / p99', ms(mixed.writes), `${mixed.writes.count} writes`);
+    line(
+      '  throughput',
+      `${mixed.rps.toFixed(0)} req/s`,
+      `${ratio.toFixed(2)} x the read-only throughput (goal: at least 0.5); ${cpu(mixed)}`,
+    );
+    line(
+      '  workbook cache during the mixed phase',
+      `${workbooks.stats.builds - builtBefore.builds} builds`,
+      `${workbooks.stats.applied - builtBefore.applied} writes followed by edits, ` +
+        `${workbooks.stats.fallbacks - builtBefore.fallbacks} refused; ${serverErrors.length} server errors` +
+        (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
+    );
+    server.closeAllConnections();
+    server.close();
+    await unlisten();
+  } finally {
+    await db.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface LoadSpec {
+  origin: string;
+  headers: Record<string, string>;
+  reads: Call[];
+  writes: Call[];
+  seconds: number;
+}
+
+interface Latencies {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/**
+ * The load generator, in a process of its own so that it does not compete with the server for its event loop:
+ * USERS loops on undici's pool, one connection each, each sending one call after another, a write with probability
+ * WRITE_SHARE (when there are writes). Every body is read to its end; an answer other than 200 is an error.
+ */
+const LOADER = `
+const { Pool } = require('undici');
+const spec = JSON.parse(process.argv[1]);
+const pool = new Pool(spec.origin, { connections: spec.users });
+(async () => {
+  const reads = [];
+  const writes = [];
+  const samples = [];
+  let errors = 0;
+  let n = 0;
+  const started = performance.now();
+  const until = started + spec.seconds * 1000;
+  await Promise.all(Array.from({ length: spec.users }, async () => {
+    while (performance.now() < until) {
+      const write = spec.writes.length > 0 && Math.random() < spec.writeShare;
+      const list = write ? spec.writes : spec.reads;
+      const call = list[n++ % list.length];
+      const t0 = performance.now();
+      try {
+        const response = await pool.request({ path: call.path, method: call.method, headers: spec.headers, body: call.body });
+        if (response.statusCode === 200) for await (const _ of response.body);
+        else {
+          errors++;
+          const text = await response.body.text();
+          if (samples.length < 3) samples.push(call.method + ' ' + call.path.split('?')[0] + ' ' + response.statusCode + ' ' + text.slice(0, 120));
+        }
+      } catch (error) {
+        errors++;
+        if (samples.length < 3) samples.push(call.path.split('?')[0] + ' ' + error.message);
+      }
+      (write ? writes : reads).push(performance.now() - t0);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  process.stdout.write(JSON.stringify({ seconds, errors, samples, reads, writes }));
+})();
+`;
+
+async function load(spec: LoadSpec) {
+  const cpu = process.cpuUsage();
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['-e', LOADER, JSON.stringify({ users: USERS, writeShare: WRITE_SHARE, ...spec })],
+      { cwd: import.meta.dirname, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
+  );
+  const result = JSON.parse(output) as {
+    seconds: number;
+    errors: number;
+    samples: string[];
+    reads: number[];
+    writes: number[];
+  };
+  const used = process.cpuUsage(cpu);
+  const count = result.reads.length + result.writes.length;
+  return {
+    rps: count / result.seconds,
+    /** The server's CPU time per request, in ms (this process: the load runs in another). */
+    cpu: (used.user + used.system) / 1000 / count,
+    errors: result.errors,
+    samples: result.samples,
+    reads: latencies(result.reads),
+    writes: latencies(result.writes),
+  };
+}
+
+function latencies(list: number[]): Latencies {
+  const sorted = list.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+function line(what: string, value: string, note = ''): void {
+  console.log(`   ${what.padEnd(58)} ${value.padStart(22)}  ${note}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,384 @@
+/**
+ * The route table: every /api/v1 call with its method, path, request schema (the query of a GET, the body of a
+ * POST), answer schema and what the caller needs. The API registers its routes from this table and the web's client
+ * takes its types from it, so the two sides cannot drift.
+ */
+import { z } from 'zod';
+import {
+  appTokenAnswer,
+  emailSigninRequest,
+  emailSignupRequest,
+  googleAuthRequest,
+  passwordApplyRequest,
+  passwordSetRequest,
+  passwordVerifyRequest,
+  profileEditRequest,
+  signupAuthRequest,
+} from './accounts';
+import {
+  homeAnswer,
+  meAnswer,
+  memberListAnswer,
+  messageAnswer,
+  perEmployeeAnswer,
+  signupAuthAnswer,
+  successAnswer,
+} from './answers';
+import {
+  billingAnswer,
+  billingCreateAnswer,
+  billingCreateRequest,
+  billingPlanAnswer,
+  checkoutAnswer,
+  webhookAnswer,
+  webhookRequest,
+} from './billing';
+import {
+  caseCreateRequest,
+  caseEditRequest,
+  caseIdText,
+  caseRenameRequest,
+  caseScoped,
+  memberDeleteRequest,
+  memberRequest,
+  memberResendRequest,
+  modelEditRequest,
+  planCreateRequest,
+  planEditRequest,
+  planQuery,
+  planScoped,
+  plColorRequest,
+  revenueEditRequest,
+  themeColorRequest,
+  yearText,
+} from './plans';
+import { costAreaOf, type Scope, YEAR_KEY_AREAS } from './policy';
+import {
+  actualsAnswer,
+  costAnswer,
+  dashboardAnswer,
+  kpiAnswer,
+  monthlyAnswer,
+  plAnswer,
+  planFileAnswer,
+  revenueAnswer,
+} from './screenAnswers';
+import {
+  actualsEditRequest,
+  adjustEditRequest,
+  cashflowEditRequest,
+  commentEditRequest,
+  costCreateRequest,
+  costDeleteRequest,
+  costEditRequest,
+  csvRequest,
+  homeEditRequest,
+  reverseRequest,
+} from './screens';
+
+/**
+ * Who may make a call: anyone, any signed-in user, the plan's owner, the owner or a member who may see every area,
+ * or a member with the level a scope needs (reads need can_view, writes can_edit). A scope may depend on the
+ * request (an assumption's area, a cost item's group).
+ */
+export type Needs<Input> =
+  | { kind: 'public' }
+  | { kind: 'signed_in' }
+  | { kind: 'owner' }
+  | { kind: 'every_area' }
+  | { kind: 'scope'; scope: Scope | ((input: Input) => Scope) };
+
+export interface Route<Request extends z.ZodType = z.ZodType, Answer extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  /** The query (GET) or body (POST); a function of today's date where a bound moves with the calendar. */
+  request: Request | ((today: Date) => Request);
+  /** `multipart` bodies carry text fields (numbers as text) and files. */
+  body?: 'json' | 'multipart';
+  answer: Answer;
+  /** The HTTP status of a success, when it is not 200. */
+  status?: number;
+  /** The answer is a file (CSV, XLSX) rather than JSON. */
+  file?: 'csv' | 'xlsx';
+  needs: Needs<z.output<Request>>;
+}
+
+type Method = 'GET' | 'POST';
+type Body = Route['body'];
+type File = Route['file'];
+/**
+ * A route, keeping its method, path, body kind and file kind as literal types for the client (which sends a FormData
+ * to a multipart route and downloads a file route).
+ */
+const route = <
+  M extends Method,
+  P extends string,
+  Request extends z.ZodType,
+  Answer extends z.ZodType,
+  N extends Needs<z.output<Request>>,
+  B extends Body = undefined,
+  F extends File = undefined,
+>(
+  r: Route<Request, Answer> & { method: M; path: P; needs: N; body?: B; file?: F },
+) => r as typeof r & { body: B; file: F };
+const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+const empty = z.strictObject({});
+const PUBLIC = { kind: 'public' } as const;
+const SIGNED_IN = { kind: 'signed_in' } as const;
+const OWNER = { kind: 'owner' } as const;
+const scope = (s: Scope) => ({ kind: 'scope', scope: s }) as const;
+
+/** A cost item's writes need can_edit on its cost group. */
+const costGroupScope = {
+  kind: 'scope',
+  scope: (input: { item_title: string }) => costAreaOf(input.item_title),
+} as const;
+
+/** A screen read: the plan, optionally a case, and (for the monthly P&L) optionally one plan year. */
+export const screenQuery = planQuery.extend({ case_id: caseIdText.optional(), year: yearText.optional() });
+
+const read = <P extends string, Answer extends z.ZodType>(path: P, s: Scope, answer: Answer) =>
+  route({ method: 'GET', path, request: screenQuery, answer: data(answer), needs: scope(s) });
+const write = <P extends string, Request extends z.ZodType, N extends Needs<z.output<Request>>>(
+  path: P,
+  request: Request,
+  needs: N,
+) => route({ method: 'POST', path, request, answer: successAnswer, needs });
+const csv = <P extends string>(path: P, s: Scope) =>
+  route({ method: 'GET', path, request: csvRequest, answer: z.string(), file: 'csv', needs: scope(s) });
+
+export const routes = {
+  health: route({
+    method: 'GET',
+    path: '/health',
+    request: empty,
+    answer: data(z.object({ ok: z.boolean() })),
+    needs: PUBLIC,
+  }),
+
+  // Accounts (product-and-account.md section 7).
+  signupAuth: route({
+    method: 'POST',
+    path: '/users/email-signup-auth',
+    request: signupAuthRequest,
+    answer: signupAuthAnswer,
+    needs: PUBLIC,
+  }),
+  emailSignup: route({
+    method: 'POST',
+    path: '/users/email-signup',
+    request: emailSignupRequest,
+    answer: appTokenAnswer,
+    status: 201,
+    needs: PUBLIC,
+  }),
+  /** 209 with a message when the address or password is wrong. */
+  emailSignin: route({
+    method: 'POST',
+    path: '/users/email-signin',
+    request: emailSigninRequest,
+    answer: z.union([appTokenAnswer, messageAnswer]),
+    needs: PUBLIC,
+  }),
+  /** 209 when the address needs a live demo first, 210 when it signs in by e-mail. */
+  googleAuth: route({
+    method: 'POST',
+    path: '/user/google-auth',
+    request: googleAuthRequest,
+    answer: z.union([appTokenAnswer, messageAnswer]),
+    needs: PUBLIC,
+  }),
+  passwordApply: write('/users/password/apply', passwordApplyRequest, PUBLIC),
+  passwordVerify: route({
+    method: 'POST',
+    path: '/users/password/verify',
+    request: passwordVerifyRequest,
+    answer: data(z.object({ valid: z.boolean() })),
+    needs: PUBLIC,
+  }),
+  passwordSet: write('/users/password/set', passwordSetRequest, PUBLIC),
+  signout: write('/user/signout', empty, SIGNED_IN),
+  me: route({ method: 'GET', path: '/user/me', request: empty, answer: meAnswer, needs: SIGNED_IN }),
+  profileEdit: write('/user/edit', profileEditRequest, SIGNED_IN),
+  billingRetrieve: route({
+    method: 'GET',
+    path: '/billing/retrieve',
+    request: empty,
+    answer: billingAnswer,
+    needs: SIGNED_IN,
+  }),
+  /** Billing through Stripe: every call answers 503 `unavailable` while billing is not configured. */
+  billingCreate: route({
+    method: 'POST',
+    path: '/billing/create',
+    request: billingCreateRequest,
+    answer: billingCreateAnswer,
+    needs: SIGNED_IN,
+  }),
+  /** Replacing the card: the URL of Stripe's page that collects the new one. */
+  billingPaymentAttach: route({
+    method: 'POST',
+    path: '/billing/payment/attach',
+    request: empty,
+    answer: checkoutAnswer,
+    needs: SIGNED_IN,
+  }),
+  billingCancel: route({
+    method: 'POST',
+    path: '/billing/cancel',
+    request: empty,
+    answer: billingPlanAnswer,
+    needs: SIGNED_IN,
+  }),
+  billingRestore: route({
+    method: 'POST',
+    path: '/billing/restore',
+    request: empty,
+    answer: billingPlanAnswer,
+    needs: SIGNED_IN,
+  }),
+  /** Stripe's events; the signature of the raw body is the sign-in (400 when it does not match). */
+  billingWebhook: route({
+    method: 'POST',
+    path: '/billing/webhook',
+    request: webhookRequest,
+    answer: webhookAnswer,
+    needs: PUBLIC,
+  }),
+
+  // Plans, cases, models, colours and members (working-screens.md section 7).
+  planCreate: route({
+    method: 'POST',
+    path: '/business-plan/create',
+    request: planCreateRequest,
+    body: 'multipart',
+    answer: data(z.object({ business_plan_id: z.number() })),
+    status: 201,
+    needs: SIGNED_IN,
+  }),
+  /** A plan file (MODEL.md section 9) becomes a new plan of the caller. */
+  planImport: route({
+    method: 'POST',
+    path: '/business-plan/import',
+    request: z.strictObject({ plan: z.unknown() }),
+    answer: data(z.object({ business_plan_id: z.number() })),
+    status: 201,
+    needs: SIGNED_IN,
+  }),
+  planEdit: route({
+    method: 'POST',
+    path: '/business-plan/edit',
+    request: planEditRequest,
+    body: 'multipart',
+    answer: successAnswer,
+    needs: OWNER,
+  }),
+  planDelete: write('/business-plan/delete', planScoped, OWNER),
+  themeColor: write('/business-plan/theme-color', themeColorRequest, OWNER),
+  planFile: route({
+    method: 'GET',
+    path: '/business-plan/file',
+    request: planQuery,
+    answer: data(planFileAnswer),
+    needs: { kind: 'every_area' },
+  }),
+  plColor: route({
+    method: 'POST',
+    path: '/pl/color',
+    request: plColorRequest,
+    answer: successAnswer,
+    status: 201,
+    needs: scope('pl'),
+  }),
+  caseCreate: route({
+    method: 'POST',
+    path: '/case/create',
+    request: caseCreateRequest,
+    answer: data(z.object({ new_case_id: z.number() })),
+    needs: scope('pl'),
+  }),
+  caseDelete: write('/case/delete', caseScoped, scope('pl')),
+  caseRename: write('/casename/edit', caseRenameRequest, scope('pl')),
+  caseEdit: write('/case/edit', caseEditRequest, {
+    kind: 'scope',
+    scope: (input) => (input.key === 'case_rate' ? 'pl' : YEAR_KEY_AREAS[input.key]),
+  }),
+  revenueEdit: write('/revenue/edit', revenueEditRequest, scope('sales_detail')),
+  modelEdit: write('/model/edit', modelEditRequest, scope('pl')),
+  memberList: route({
+    method: 'GET',
+    path: '/authority/retrieve',
+    request: planQuery,
+    answer: memberListAnswer,
+    needs: OWNER,
+  }),
+  memberAdd: write('/authority/add', memberRequest, OWNER),
+  memberEdit: write('/authority/edit', memberRequest, OWNER),
+  memberDelete: write('/authority/delete', memberDeleteRequest, OWNER),
+  memberResend: write('/authority/resend', memberResendRequest, OWNER),
+
+  // The working screens: every number is read from the plan's workbook.
+  plRetrieve: read('/pl/retrieve', 'pl', plAnswer),
+  kpiRetrieve: read('/kpi/retrieve', 'kpi', kpiAnswer),
+  revenueRetrieve: read('/revenue/retrieve', 'sales_detail', revenueAnswer),
+  costRetrieve: read('/cost/retrieve', 'expenses', costAnswer),
+  dashboardRetrieve: read('/dashboard/retrieve', 'dashboard', dashboardAnswer),
+  monthlyRetrieve: read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer),
+  actualsRetrieve: read('/actuals/retrieve', 'actuals', actualsAnswer),
+  homeRetrieve: read('/home/retrieve', 'home', homeAnswer),
+  perEmployee: read('/suggestions/per-employee', 'pl', perEmployeeAnswer),
+  homeEdit: write('/home/edit', homeEditRequest, scope('home')),
+  actualsEdit: write('/pl/monthly/edit', actualsEditRequest, scope('actuals')),
+  monthReverse: write('/pl/monthly/reverse', reverseRequest, scope('actuals')),
+  cashflowEdit: write('/pl/monthly/cashflow/edit', cashflowEditRequest, scope('monthly_pl')),
+  commentEdit: write('/pl/monthly/comment/edit', commentEditRequest, scope('monthly_pl')),
+  budgetRevise: write('/pl/monthly/adjust/edit', adjustEditRequest, scope('monthly_pl')),
+  /** Creating, moving or deleting a cost item needs can_edit on its group (moving: on both groups). */
+  costCreate: route({
+    method: 'POST',
+    path: '/cost/create',
+    request: costCreateRequest,
+    answer: data(z.object({ cost_id: z.number() })),
+    needs: costGroupScope,
+  }),
+  costEdit: write('/cost/edit', costEditRequest, costGroupScope),
+  costDelete: write('/cost/delete', costDeleteRequest, scope('expenses')),
+  plCsv: csv('/pl/csv', 'pl'),
+  revenueCsv: csv('/revenue/csv', 'sales_detail'),
+  kpiCsv: csv('/kpi/csv', 'kpi'),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+type RequestSchema<R> = R extends { request: infer S } ? (S extends (today: Date) => infer T ? T : S) : never;
+/** What a call sends: the wire input of its request schema. */
+export type RequestOf<N extends RouteName> = z.input<RequestSchema<Routes[N]>>;
+/** What a route handler receives: the parsed request. */
+export type InputOf<N extends RouteName> = z.output<RequestSchema<Routes[N]>>;
+/** What a call answers, as the wire carries it. */
+export type AnswerOf<N extends RouteName> = z.output<Routes[N]['answer']>;
+/** The `data` of an answer that has one. */
+export type DataOf<N extends RouteName> = AnswerOf<N> extends { data: infer D } ? D : AnswerOf<N>;
+
+/** The request schema of a route as of today. */
+export function requestSchema<N extends RouteName>(name: N, today: Date): RequestSchema<Routes[N]> {
+  const request = routes[name].request as z.ZodType | ((today: Date) => z.ZodType);
+  return (typeof request === 'function' ? request(today) : request) as RequestSchema<Routes[N]>;
+}
+
+/** Routes by path, for the client (`GET /pl/retrieve`). */
+export type PathOf<N extends RouteName> = Routes[N]['path'];
+export type RouteAt<M extends 'GET' | 'POST', P extends string> = {
+  [N in RouteName]: Routes[N]['method'] extends M ? (Routes[N]['path'] extends P ? N : never) : never;
+}[RouteName];
+export type PathsOf<M extends 'GET' | 'POST'> = {
+  [N in RouteName]: Routes[N]['method'] extends M ? Routes[N]['path'] : never;
+}[RouteName];
+/** The routes whose body is a multipart form (text fields and files). */
+export type MultipartRoute = {
+  [N in RouteName]: Routes[N]['body'] extends 'multipart' ? N : never;
+}[RouteName];
+/** The paths of the routes that answer a CSV file. */
+export type CsvPath = { [N in RouteName]: Routes[N]['file'] extends 'csv' ? Routes[N]['path'] : never }[RouteName];

@@ -1,0 +1,100 @@
+/**
+ * The wire's primitive fields. A JSON body carries numbers as JSON numbers and nothing else (not `true`, not `[5]`,
+ * not `"0x10"`); a query string or a multipart form carries text, where a number is plain decimal digits. Text is
+ * storable (no NUL, no broken UTF-16) and within its column. Every refusal names the field and the real problem.
+ */
+import { isStorableText } from '@topline/engine/src/schema';
+import { z } from 'zod';
+
+/** Plain decimal notation: an optional minus, digits, an optional fraction. No hex, exponent, blank or spaces. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+export interface NumberBounds {
+  /** Whole numbers only. */
+  int?: boolean;
+  min?: number;
+  max?: number;
+  /** Strictly above this value. */
+  above?: number;
+  /** Values other than 0 are at least this in size (an amount of money is 0 or at least a cent). */
+  smallest?: number;
+}
+
+/** "case_rate must be above 0 and at most 99.99": the bounds in words. */
+export function boundsText(field: string, b: NumberBounds): string {
+  const kind = b.int ? 'a whole number' : 'a number';
+  const low = b.above !== undefined ? `above ${b.above}` : b.min !== undefined ? `at least ${b.min}` : null;
+  const high = b.max !== undefined ? `at most ${b.max}` : null;
+  if (b.int && b.min !== undefined && b.max !== undefined)
+    return `${field} must be a whole number from ${b.min} to ${b.max}`;
+  const floor = b.smallest !== undefined ? ` (0, or at least ${b.smallest} in size)` : '';
+  if (low && high) return `${field} must be ${kind} ${low} and ${high}${floor}`;
+  if (low || high) return `${field} must be ${kind} ${low ?? high}${floor}`;
+  return `${field} must be ${kind}${floor}`;
+}
+
+/** "{field} is required" when the field is missing, the bounds in words otherwise. */
+const missingOr =
+  (field: string, message: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? `${field} is required` : message;
+
+function bounded(field: string, b: NumberBounds): z.ZodType<number, number> {
+  const message = boundsText(field, b);
+  return z
+    .number({ error: missingOr(field, message) })
+    .refine(
+      (n) =>
+        Number.isFinite(n) &&
+        (!b.int || Number.isInteger(n)) &&
+        (b.min === undefined || n >= b.min) &&
+        (b.max === undefined || n <= b.max) &&
+        (b.above === undefined || n > b.above) &&
+        (b.smallest === undefined || n === 0 || Math.abs(n) >= b.smallest),
+      message,
+    );
+}
+
+/** A number in a JSON body. */
+export const jsonNumber = (field: string, b: NumberBounds = {}) => bounded(field, b);
+
+/** A number sent as text (query string, multipart field): decimal digits, read as the number they write. */
+export const textNumber = (field: string, b: NumberBounds = {}) =>
+  z
+    .union([z.number(), z.string().regex(DECIMAL, boundsText(field, b))], {
+      error: missingOr(field, boundsText(field, b)),
+    })
+    .transform((v) => (typeof v === 'number' ? v : Number(v)))
+    .pipe(bounded(field, b));
+
+/** A JSON number that may be cleared: `null` clears it. */
+export const clearableNumber = (field: string, b: NumberBounds = {}) =>
+  z.union([z.null(), jsonNumber(field, b)], {
+    error: missingOr(field, `${boundsText(field, b)}, or null to clear it`),
+  });
+
+/** Text a column can hold: no NUL character, no lone surrogate. */
+export const storable = isStorableText;
+
+/** A text field of at most `max` characters, trimmed; required ones may not be blank. */
+export function textField(field: string, max: number, options: { required?: boolean; trim?: boolean } = {}) {
+  const { required = true, trim = true } = options;
+  let text = z.string(`${field} is required`);
+  if (trim) text = text.trim();
+  text = text.max(max, `${field} may not be greater than ${max} characters`);
+  if (required) text = text.min(1, `${field} is required`);
+  return text.refine(storable, `${field} holds a character that cannot be stored`);
+}
+
+/** A calendar date YYYY-MM-DD that exists (no 2025-13-45, no 2025-02-30). */
+export const dateField = (field: string) =>
+  z
+    .string(`${field} must be a date YYYY-MM-DD`)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date YYYY-MM-DD`)
+    .refine((v) => {
+      const date = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
+    }, `${field} is not a date of the calendar`);
+
+/** A request body of exactly these fields: an unknown field is refused by its name. */
+export const body = <Shape extends z.core.$ZodLooseShape>(shape: Shape) => z.strictObject(shape);

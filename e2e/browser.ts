@@ -1,0 +1,172 @@
+/**
+ * Browser-test harness: builds the web app, starts the real API (PGlite, e-mail written to an outbox folder), serves
+ * the build with /api proxied to it, and drives Debian's headless Chromium through playwright-core.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+import { outboxMailer } from '../api/src/services/mail';
+import { type GoogleStandIn, startGoogleStandIn } from '../api/src/testing/googleStandIn';
+import { startTestApi, type TestApi } from '../api/src/testing/harness';
+
+export const WEB_ROOT = resolve(import.meta.dirname, '../web');
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../test-output/web');
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** The Google client id the test API and the test web configuration share. */
+export const GOOGLE_CLIENT_ID = 'topline-test-client';
+
+/**
+ * Google's side of sign-in while a stack runs: keys the API checks ID tokens against (through its GOOGLE_CERTS_URL
+ * setting, as it would reach Google's), and that sign the ID tokens the Google Identity Services stand-in hands out.
+ */
+let googleKeys: GoogleStandIn | undefined;
+
+export interface Stack {
+  api: TestApi;
+  webUrl: string;
+  outboxDir: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const outDir = mkdtempSync(join(tmpdir(), 'topline-web-'));
+  await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const outboxDir = mkdtempSync(join(tmpdir(), 'topline-outbox-'));
+  const silent = { info: () => {}, error: () => {} };
+  const google = await startGoogleStandIn(GOOGLE_CLIENT_ID);
+  googleKeys = google;
+  const api = await startTestApi({
+    mailer: outboxMailer(outboxDir, silent),
+    env: { GOOGLE_CERTS_URL: google.certsUrl, GOOGLE_CLIENT_ID },
+  });
+  const port = 4300 + Math.floor(Math.random() * 1000);
+  const server: PreviewServer = await preview({
+    root: WEB_ROOT,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: false, proxy: { '/api': api.url } },
+  });
+  const webUrl = (server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`).replace(/\/$/, '');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return {
+    api,
+    webUrl,
+    outboxDir,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      await api.close();
+      await google.close();
+      googleKeys = undefined;
+      rmSync(outDir, { recursive: true, force: true });
+      rmSync(outboxDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function newPage(
+  stack: Stack,
+  options: { locale: 'ja-JP' | 'en-US'; width?: number; height?: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await stack.browser.newContext({
+    locale: options.locale,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    baseURL: stack.webUrl,
+  });
+  // Each test starts signed out and in the browser's language.
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/**
+ * Serves the page a configuration with the test Google client id and a stand-in for Google Identity Services. As the
+ * real one, its sign-in (`google.accounts.id`: `initialize`, then a click on the button `renderButton` draws, or
+ * `prompt`) calls back with `{ credential }`, a Google ID token, here for the address stored in
+ * `sessionStorage['google-email']`, signed with the running stack's Google keys; its token client
+ * (`google.accounts.oauth2.initTokenClient`) gives an OAuth access token, which is no ID token and which the API
+ * refuses.
+ */
+export async function withGoogleStandIn(context: BrowserContext): Promise<void> {
+  await context.route('**/config.js', (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.TOPLINE_CONFIG = { googleClientId: ${JSON.stringify(GOOGLE_CLIENT_ID)} };`,
+    }),
+  );
+  await context.route(`${GIS_STAND_IN_TOKEN}**`, async (route) => {
+    const email = new URL(route.request().url()).searchParams.get('email') ?? '';
+    if (!googleKeys) return route.fulfill({ status: 503, body: 'no stack is running' });
+    return route.fulfill({
+      contentType: 'text/plain',
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      body: await googleKeys.idToken(email),
+    });
+  });
+  await context.route('https://accounts.google.com/gsi/client', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: GIS_STAND_IN }),
+  );
+}
+
+/** Where the stand-in's page script asks for an ID token (under the address the Content-Security-Policy allows). */
+const GIS_STAND_IN_TOKEN = 'https://accounts.google.com/gsi/topline-stand-in/id-token';
+
+const GIS_STAND_IN = `(() => {
+  let signin = null;
+  const signIn = async () => {
+    if (!signin) return;
+    const email = sessionStorage.getItem('google-email') || '';
+    const response = await fetch('${GIS_STAND_IN_TOKEN}?email=' + encodeURIComponent(email));
+    signin.callback({ credential: await response.text(), select_by: 'btn' });
+  };
+  window.google = { accounts: {
+    id: {
+      initialize: (options) => { signin = options; },
+      renderButton: (parent) => {
+        const button = document.createElement('div');
+        button.setAttribute('role', 'button');
+        button.tabIndex = 0;
+        button.textContent = 'Sign in with Google';
+        button.addEventListener('click', () => void signIn());
+        parent.replaceChildren(button);
+      },
+      prompt: () => void signIn(),
+      disableAutoSelect: () => {},
+    },
+    oauth2: {
+      initTokenClient: (options) => ({
+        requestAccessToken: () => options.callback({ access_token: 'ya29.stand-in-access-token', token_type: 'Bearer' }),
+      }),
+    },
+  } };
+})();
+`;
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/** The reset link of the newest message to `email` in the outbox folder. */
+export function resetLinkFor(outboxDir: string, email: string): string | null {
+  const files = readdirSync(outboxDir)
+    .filter((name) => name.includes(email.replace(/[^a-zA-Z0-9@._-]/g, '_')))
+    .sort();
+  const newest = files.at(-1);
+  if (!newest) return null;
+  const text = readFileSync(join(outboxDir, newest), 'utf8');
+  return text.match(/https?:\/\/\S*password-reset\S*/)?.[0] ?? null;
+}

@@ -1,0 +1,495 @@
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planForm } from '../api/src/testing/harness';
+import { formatNumber, formatPercent } from '../web/src/format/numbers';
+import { formatMetric } from '../web/src/screens/dashboard/metrics';
+import { newPage, type Stack, screenshot, startStack } from './browser';
+import { cellText, engineOf, enterCell, signIn, waitForCell } from './screensHelpers';
+
+let stack: Stack;
+let owner: { token: string };
+let planId: number;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.api.user('screens-owner@example.com', 'team');
+  const created = await stack.api.call('POST', '/business-plan/create', {
+    token: owner.token,
+    form: planForm({ business_plan_name: 'Screens plan', start_year: '2026', start_month: '4' }),
+  });
+  planId = created.body.data.business_plan_id;
+  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, owner.token);
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  await stack?.close();
+});
+
+const open = async (screen: string) => {
+  await page.goto(`/business-plans/${planId}/${screen}`);
+  await page.locator(`section[data-screen="${screen === '' ? 'dashboard' : screen}"]`).waitFor();
+};
+
+describe('working screens in headless Chromium', () => {
+  it('shows every screen with the engine numbers', async () => {
+    const wb = await engineOf(stack, owner.token, planId);
+    await open('pl');
+    await page.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').waitFor();
+    const pl = wb.annualPl(0);
+    expect(await cellText(page, 'pl-table', 'arr', 'c0')).toBe(formatNumber(pl[0]?.arr));
+    expect(await cellText(page, 'pl-table', 'revenue', 'c1')).toBe(formatNumber(pl[1]?.revenue));
+    await page.locator('[data-test="pl-chart"] .main-svg').first().waitFor();
+    await screenshot(page, 'screen-pl');
+    for (const screen of ['home', 'kpi', 'revenue', 'expenses', '', 'monthly_pl', 'setting']) {
+      await open(screen);
+      await page.waitForTimeout(800);
+      await screenshot(page, `screen-${screen || 'dashboard'}`);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('adds, compares, renames and deletes a case, edits the chart colours and remembers the dismissed suggestion', async () => {
+    await open('pl');
+    await page.locator('[data-test="case-add"]').click();
+    const modal = page.locator('[data-test="case-add-modal"]');
+    const submit = modal.getByRole('button', { name: 'Add' });
+    await modal.getByLabel('Case name').fill('Ideal');
+    expect(await submit.isDisabled()).toBe(true);
+    await modal.getByLabel(/Rate/).fill('2.x');
+    expect(await modal.getByLabel(/Rate/).inputValue()).toBe('2.');
+    await submit.click();
+    await page.getByRole('tab', { name: /Ideal/, selected: true }).waitFor();
+    const wb = await engineOf(stack, owner.token, planId);
+    await waitForCell(page, 'pl-table', 'arr', 'c0', formatNumber(wb.annualPl(1)[0]?.arr));
+    expect(await cellText(page, 'pl-table', 'arr', 'c0')).toBe('200,000,000');
+    await page.locator('[data-test="compare-toggle"]').check();
+    await page.locator('[data-test="pl-chart"] .main-svg').first().waitFor();
+    await screenshot(page, 'screen-pl-compare');
+    await page.locator('[data-test="case-rename"]').click();
+    await page.getByRole('dialog').getByLabel('Case name').fill('Ideal plan');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: /Ideal plan/ }).waitFor();
+    await page.locator('[data-test="case-delete"]').click();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="case-tabs"] [role="tab"]').length === 1);
+
+    const colors = page.locator('[data-test="color-editor"]');
+    await colors.getByRole('button', { name: 'Edit' }).click();
+    await colors.locator('input').first().fill('#ABC');
+    expect(await page.locator('[data-test="swatch-1-arr"]').textContent()).toContain('#aabbcc');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/color'));
+    await colors.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBeLessThan(300);
+    await colors.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await page.locator('[data-test="swatch-2-arr"]').textContent()).toContain('#c8d3de');
+
+    await page.locator('[data-test="suggestion-ask"]').getByRole('button', { name: 'Show' }).click();
+    await page.locator('[data-test="suggestion-modal"] li').first().waitFor();
+    await screenshot(page, 'screen-pl-suggestion');
+    await page.locator('[data-test="suggestion-modal"]').getByRole('button', { name: 'Close' }).click();
+    await page.locator('[data-test="suggestion-dismiss"]').click();
+    await open('pl');
+    await page.locator('[data-test="pl-table"]').waitFor();
+    expect(await page.locator('[data-test="suggestion-ask"]').count()).toBe(0);
+  }, 90_000);
+
+  it('edits the recurring revenue share with the 80% hint, and records a daily entry on Home', async () => {
+    await open('revenue');
+    await page.locator('[data-test="revenue-table"] .ag-row[row-id="recurring_revenue_rate"]').waitFor();
+    const saved = page.waitForResponse((r) => r.url().includes('/revenue/edit') && r.status() === 200);
+    await enterCell(page, 'revenue-table', 'recurring_revenue_rate', 'c0', '70');
+    await saved;
+    const revenue = (await engineOf(stack, owner.token, planId)).revenue(0)[0];
+    await waitForCell(page, 'revenue-table', 'revenue', 'c0', formatNumber(revenue?.revenue));
+    await waitForCell(page, 'revenue-table', 'professional_service', 'c0', formatNumber(revenue?.professional_service));
+    expect(await page.locator('[data-test="recurring-hint"].ws-warning').textContent()).toContain('Y1');
+    await screenshot(page, 'screen-revenue-hint');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="revenue-csv"]').click()]);
+    expect(csv.suggestedFilename()).toMatch(/_revenue_\d{8}\.csv$/);
+    const text = readFileSync((await csv.path()) ?? '', 'utf8');
+    expect(text).toContain(String(Math.round(revenue?.revenue ?? 0)));
+
+    await open('home');
+    const sales = page.locator('[data-test="daily-sales"]');
+    await sales.locator('input').fill('3');
+    await sales.getByRole('button', { name: 'Record' }).click();
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-test="daily-sales"]')?.textContent ?? '').includes('this month 3'),
+    );
+    await screenshot(page, 'screen-home-entry');
+  }, 60_000);
+
+  it('downloads the P&L CSV holding the numbers on screen', async () => {
+    await open('pl');
+    await page.locator('[data-test="pl-table"] .ag-row[row-id="revenue"]').waitFor();
+    const shown = await cellText(page, 'pl-table', 'revenue', 'c0');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="pl-csv"]').click()]);
+    expect(download.suggestedFilename()).toMatch(/^Screens.plan_Base.case_pl_\d{8}\.csv$/);
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv).toContain(shown.replaceAll(',', ''));
+    const arr = await cellText(page, 'pl-table', 'arr', 'c2');
+    expect(csv).toContain(arr.replaceAll(',', ''));
+  }, 60_000);
+
+  it('recomputes the monthly P&L after a churn rate change on KPI', async () => {
+    const before = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    await open('kpi');
+    await page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"]').waitFor();
+    const saved = page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);
+    await enterCell(page, 'kpi-table', 'churn_rate', 'c0', '5.555');
+    await saved;
+    // Two decimals for churn, floored: 5.555 becomes 5.55%.
+    await waitForCell(page, 'kpi-table', 'churn_rate', 'c0', '5.55%');
+    const wb = await engineOf(stack, owner.token, planId);
+    const after = wb.monthlyGrid(0, 1, 'estimate');
+    expect(after[5]?.values.churn).not.toBeCloseTo(before[5]?.values.churn ?? 0, 3);
+    // The monthly and quarterly views of the same year, with rates as percentages (churn with two decimals).
+    const kpi = wb.kpi(0)[0];
+    await page.locator('[data-test="kpi-views"]').getByRole('tab', { name: 'Monthly' }).click();
+    await waitForCell(page, 'kpi-table', 'churn', 'c5', formatNumber(kpi?.monthly[5]?.churn as number));
+    expect(await cellText(page, 'kpi-table', 'churn_cvr', 'c5')).toBe(
+      formatPercent(kpi?.monthly[5]?.churn_cvr as number, 2),
+    );
+    expect(await cellText(page, 'kpi-table', 'session', 'c2')).toBe(formatNumber(kpi?.monthly[2]?.session as number));
+    await page.locator('[data-test="kpi-views"]').getByRole('tab', { name: 'Quarterly' }).click();
+    await waitForCell(
+      page,
+      'kpi-table',
+      'progress_rate',
+      'c3',
+      formatPercent(kpi?.quarterly[3]?.progress_rate as number),
+    );
+    expect(await cellText(page, 'kpi-table', 'order', 'c1')).toBe(formatNumber(kpi?.quarterly[1]?.order as number));
+    // At the year's end the plan meets its ARR target: Q4 progress is 100%.
+    expect(kpi?.quarterly[3]?.progress_rate).toBeCloseTo(1, 9);
+    await open('monthly_pl');
+    await page.locator('[data-test="monthly-grid"] .ag-row[row-id="churn"]').waitFor();
+    // M4 is the fifth column: M1 M2 M3 Q1 M4.
+    expect(await cellText(page, 'monthly-grid', 'churn', 'M4')).toBe(formatNumber(after[4]?.values.churn));
+    expect(await cellText(page, 'monthly-grid', 'ltv', 'M4')).toBe(formatNumber(after[4]?.values.ltv));
+    expect(await cellText(page, 'monthly-grid', 'churn_cvr', 'M4')).toBe(formatPercent(after[4]?.values.churn_cvr));
+    await screenshot(page, 'screen-monthly-after-churn');
+  }, 90_000);
+
+  it('takes three months of actuals in the grid and shows progress and variance', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    for (const [k, order] of [
+      [1, '20'],
+      [2, '22'],
+      [3, '25'],
+    ] as const) {
+      await page.locator(`[data-test="edit-M${k}"]`).click();
+      await enterCell(page, 'monthly-grid', 'order', `M${k}`, order);
+      await enterCell(page, 'monthly-grid', 'sm', `M${k}`, '1500000');
+      const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
+      await page.locator(`[data-test="save-M${k}"]`).click();
+      await saved;
+      await page.locator(`[data-test="control-M${k}"] .ws-status.act`).waitFor();
+    }
+    const wb = await engineOf(stack, owner.token, planId);
+    const actual = wb.monthlyGrid(0, 1, 'actual');
+    await waitForCell(page, 'monthly-grid', 'cumulative', 'M3', formatNumber(actual[2]?.values.cumulative));
+    // Costs show with their sign inverted: S&M of 1,500,000 reads ▲1,500,000 in red.
+    expect(await cellText(page, 'monthly-grid', 'sm', 'M1')).toBe('▲1,500,000');
+    await screenshot(page, 'screen-monthly-actuals');
+
+    await page.getByRole('tab', { name: 'Progress' }).click();
+    const progress = wb.monthlyGrid(0, 1, 'progress');
+    await waitForCell(page, 'monthly-grid', 'order', 'M2', formatPercent(progress[1]?.values.order));
+    await page.locator('[data-test="display-quarters"]').check();
+    expect(await cellText(page, 'monthly-grid', 'mrr', 'Q1')).toBe(formatPercent(progress[3]?.values.mrr));
+    await screenshot(page, 'screen-monthly-progress');
+
+    await page.getByRole('tab', { name: 'Variance' }).click();
+    const rate = wb.monthlyGrid(0, 1, 'difference_rate');
+    await waitForCell(page, 'monthly-grid', 'order', 'M1', formatPercent(rate[0]?.values.order));
+    await page.getByRole('tab', { name: 'Value' }).click();
+    const value = wb.monthlyGrid(0, 1, 'difference_value');
+    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(value[2]?.values.order));
+    await screenshot(page, 'screen-monthly-variance');
+
+    // Never all display items off.
+    await page.locator('[data-test="display-months"]').uncheck();
+    await page.locator('[data-test="display-quarters"]').uncheck();
+    await page.locator('[data-test="display-cy"]').click();
+    expect(await page.locator('[data-test="display-cy"]').isChecked()).toBe(true);
+    await page.locator('[data-test="display-months"]').check();
+  }, 120_000);
+
+  it('revises the budget upward from the latest actual', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Revise budget' }).click();
+    const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/adjust/edit') && r.status() === 200);
+    await page.locator('[data-test="revise-submit"]').click();
+    await saved;
+    const forecast = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'forecast');
+    // M5 is the sixth column; the revised MRR differs from the plan's.
+    expect(forecast[5]?.values.mrr).not.toBeCloseTo(estimate[5]?.values.mrr ?? 0, 0);
+    await waitForCell(page, 'monthly-grid', 'mrr', 'M5', formatNumber(forecast[5]?.values.mrr));
+    await screenshot(page, 'screen-monthly-revised');
+  }, 60_000);
+
+  it('recomputes the cash flow on screen at once and saves it', async () => {
+    await open('monthly_pl');
+    await page.locator('[data-test="edit-M1"]').click();
+    const before = await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2');
+    await enterCell(page, 'monthly-grid', 'equity_raised', 'M1', '50000000');
+    // Before any save: the browser engine has moved the ending balance of M1 and every month after it.
+    await page.waitForFunction(
+      ([text]) =>
+        (
+          document.querySelector(
+            '[data-test="monthly-grid"] .ag-row[row-id="ending_cash_balance"] .ag-cell[col-id="M2"]',
+          )?.textContent ?? ''
+        ).trim() !== text,
+      [before],
+    );
+    // The grid showed the recomputed rows ahead of the screen's render; the screen's state holds them too, so rows
+    // built again (the KPI section collapsed and opened) and new columns (quarters shown) keep them.
+    const local = await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2');
+    await page.locator('[data-test="section-kpi"]').click();
+    await page.locator('[data-test="monthly-grid"] .ag-row[row-id="mrr"]').waitFor({ state: 'detached' });
+    await page.locator('[data-test="section-kpi"]').click();
+    await page.locator('[data-test="display-quarters"]').check();
+    await page.locator('[data-test="monthly-grid"] .ag-header-cell[col-id="Q1"]').waitFor();
+    expect(await cellText(page, 'monthly-grid', 'ending_cash_balance', 'M2')).toBe(local);
+    await page.locator('[data-test="display-quarters"]').uncheck();
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/cashflow/edit') && r.status() === 200);
+    await page.locator('[data-test="save-M1"]').click();
+    await saved;
+    const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
+    expect(estimate[0]?.values.equity_raised).toBe(50_000_000);
+    await waitForCell(
+      page,
+      'monthly-grid',
+      'ending_cash_balance',
+      'M2',
+      formatNumber(estimate[1]?.values.ending_cash_balance),
+    );
+  }, 60_000);
+
+  it('shows the dashboard from the entered actuals: latest values, averages, runway, MRR progress', async () => {
+    const board = (await engineOf(stack, owner.token, planId)).dashboard(0);
+    await open('');
+    const text = async (selector: string) => ((await page.locator(selector).first().textContent()) ?? '').trim();
+    // Three ACT months, entered above: orders 20, 22, 25 and S&M 1,500,000 each. The latest value is M3's; a
+    // 3-month average of a flow is its mean, and CAC's is recomputed from the means (1,500,000 / (67 / 3)).
+    expect(board.latest_actual_month).toBe(3);
+    expect(board.metrics.order?.latest_value).toBe(25);
+    expect(board.metrics.order?.ave_three_monthes).toBeCloseTo(67 / 3, 9);
+    expect(await text('[data-test="metric-order"] [data-test="latest-order"]')).toBe('25');
+    expect(await text('[data-test="metric-cac"] [data-test="ave-3"]')).toBe('67,164');
+    for (const name of ['customers', 'cac', 'order', 'order_cvr', 'ltv_cac']) {
+      const series = board.metrics[name];
+      const card = `[data-test="metric-${name}"]`;
+      expect(await text(`${card} [data-test="latest-${name}"]`)).toBe(formatMetric(name, series?.latest_value ?? null));
+      expect(await text(`${card} [data-test="ave-3"]`)).toBe(formatMetric(name, series?.ave_three_monthes ?? null));
+      expect(await text(`${card} [data-test="ave-12"]`)).toBe(formatMetric(name, series?.ave_twelve_monthes ?? null));
+    }
+    expect(await text('[data-test="latest-cash_balance"]')).toBe(
+      formatNumber(board.metrics.cash_balance?.latest_value ?? null),
+    );
+    const runway = page.locator('[data-test="cash-out"]');
+    // No cash-flow actuals were entered, so the actual months spend from a zero balance: M1 ends below zero, which
+    // makes it the cash-out month (MODEL.md section 3), already behind the latest actual month.
+    expect(board.cash_out).toMatchObject({ t: 1, year: 2026, month: 4 });
+    expect(board.forecast_monthes).toBe(0);
+    expect(await runway.getAttribute('data-color')).toBe('red');
+    expect(await text('[data-test="cash-out"]')).toBe('Cash fell below zero in 2026/04');
+    expect(await text('[data-test="mrr-progress-values"]')).toBe(
+      `Now: ${formatNumber(board.mrr_progress.as_is)} / Goal: ${formatNumber(board.mrr_progress.goal)}`,
+    );
+    expect(await page.locator('[data-test="mrr-gauge"]').getAttribute('aria-label')).toBe(
+      `${board.mrr_progress.progress_percent?.toFixed(1)}%`,
+    );
+    // The MRR/ARR switch, and hiding the estimate lines leaves only the actual bars.
+    await page.locator('[data-test="trend-arr"]').click();
+    expect(await text('[data-test="latest-arr"]')).toBe(formatNumber(board.metrics.arr?.latest_value ?? null));
+    const legend = page.locator('[data-test="chart-customers"] .legendtext');
+    await legend.first().waitFor();
+    expect(await legend.allTextContents()).toEqual(['Actual', 'Estimate']);
+    await page.locator('[data-test="hide-estimate"]').check();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-test="chart-customers"] .legendtext').length <= 1,
+    );
+    expect(await page.locator('[data-test="chart-customers"] .scatterlayer .trace').count()).toBe(0);
+    await screenshot(page, 'screen-dashboard-actuals');
+  }, 60_000);
+
+  it('keeps a memo per column and section', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="memo-M2"]').click();
+    await page.locator('[data-test="memo-modal"] textarea').fill('Webinar month');
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/comment/edit') && r.status() === 200);
+    await page.locator('[data-test="memo-modal"]').getByRole('button', { name: 'Save' }).click();
+    await saved;
+    await page.locator('[data-test="memo-M2"].has').waitFor();
+    expect(await page.locator('[data-test="memo-M2"]').getAttribute('title')).toBe('Webinar month');
+    // The estimate section has its own memo.
+    await page.getByRole('tab', { name: 'Edit cash flow' }).click();
+    expect(await page.locator('[data-test="memo-M2"].has').count()).toBe(0);
+  }, 60_000);
+
+  it('returns an actual month to the forecast with reverse', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="control-M3"] .ws-status.act').waitFor();
+    await page.locator('[data-test="edit-M3"]').click();
+    const reversed = page.waitForResponse((r) => r.url().includes('/pl/monthly/reverse') && r.status() === 200);
+    await page.locator('[data-test="reverse-M3"]').click();
+    await reversed;
+    await page.waitForFunction(
+      () => document.querySelector('[data-test="control-M3"] .ws-status')?.textContent === 'EST',
+    );
+    const actual = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'actual');
+    expect(actual[2]?.status).toBe('EST');
+    expect(actual[1]?.status).toBe('ACT');
+    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(actual[2]?.values.order));
+  }, 60_000);
+
+  it('asks before leaving a column in edit mode', async () => {
+    await open('monthly_pl');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="edit-M4"]').click();
+    await page.locator('a.menu-item[data-screen="pl"]').click();
+    await page.locator('[data-test="confirm"]').waitFor();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForURL(/\/pl$/);
+  }, 60_000);
+
+  it('refuses a cost term that ends before it starts and warns about an item over budget', async () => {
+    await open('expenses');
+    await page.locator('[data-test="cost-tabs"]').getByRole('tab', { name: 'G&A' }).click();
+    await page.locator('[data-test="cost-add"]').click();
+    const form = page.locator('[data-test="cost-item-form"]');
+    await form.locator('input[name="item_name"]').fill('Office');
+    await form.locator('input[name="price"]').fill('9999999');
+    expect(await form.locator('input[name="price"]').inputValue()).toBe('999999');
+    await form.locator('input[name="start_year"]').fill('2026');
+    await form.locator('input[name="start_month"]').fill('4');
+    await form.locator('input[name="end_year"]').fill('2025');
+    await form.locator('input[name="end_month"]').fill('13');
+    expect(await form.locator('input[name="end_month"]').inputValue()).not.toBe('13');
+    await form.locator('input[name="end_month"]').fill('3');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-test="term-error"]').waitFor();
+    expect(await page.locator('[data-test="term-error"]').textContent()).toContain('Input Error');
+    await page.locator('[data-test="term-error"] button').click();
+    await form.locator('input[name="end_year"]').fill('2027');
+    const saved = page.waitForResponse((r) => r.url().includes('/cost/create') && r.status() === 200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await saved;
+    const warning = page.locator('[data-test="over-budget"]');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('G&A is over budget (Office)');
+    const wb = await engineOf(stack, owner.token, planId);
+    const ga = wb.costs(0)[0]?.groups.ga;
+    expect(ga?.over_budget).toBe(true);
+    // 999,999 a month over the twelve months of the year; the budget is the estimate's G&A (11% of revenue).
+    const summary = page.locator('[data-test="budget-summary"] strong');
+    expect(await summary.nth(1).textContent()).toBe('11,999,988');
+    expect(await summary.nth(0).textContent()).toBe(formatNumber(ga?.budget));
+    expect(ga?.budget).toBeCloseTo(0.11 * (wb.revenue(0)[0]?.revenue ?? 0), 4);
+    expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
+      formatPercent((ga?.budgetary_averages ?? 0) / 100),
+    );
+    // The warning shows first from the browser's engine; the saved answer then replaces the local row (AG Grid
+    // animates the swap), and the form closes once that answer is in.
+    await form.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="cost-items"] .ag-row').length === 1);
+    await screenshot(page, 'screen-expenses-over-budget');
+    // A cheaper price brings the group back under budget; then the item is deleted.
+    await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Edit' }).click();
+    await form.locator('input[name="price"]').fill('1000');
+    const edited = page.waitForResponse((r) => r.url().includes('/cost/edit') && r.status() === 200);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await edited;
+    await page.waitForFunction(() => document.querySelector('[data-test="over-budget"]') === null);
+    await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Delete' }).click();
+    const deleted = page.waitForResponse((r) => r.url().includes('/cost/delete') && r.status() === 200);
+    await page.locator('[data-test="confirm-ok"]').click();
+    await deleted;
+    await page.locator('[data-test="cost-items"]').getByText('No Rows To Show').first().waitFor();
+  }, 60_000);
+
+  it('invites a member with can_view who then cannot edit', async () => {
+    await open('setting');
+    await page.locator('[data-test="member-add"]').click();
+    const form = page.locator('[data-test="member-form"]');
+    await form.locator('input[name="email"]').fill('not-an-email');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.field-error').waitFor();
+    await form.locator('input[name="email"]').fill('viewer@example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-test="member-viewer@example.com"]').waitFor();
+    await screenshot(page, 'screen-setting-members');
+
+    const viewer = await stack.api.user('viewer@example.com', 'free');
+    const other = await newPage(stack, { locale: 'ja-JP', width: 1440, height: 900 });
+    await signIn(other.page, viewer.token);
+    await other.page.goto(`/business-plans/${planId}/kpi`);
+    await other.page.locator('[data-test="view-only"]').waitFor();
+    const churn = other.page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"] .ag-cell[col-id="c0"]');
+    await churn.click();
+    expect(await churn.locator('input').count()).toBe(0);
+    await screenshot(other.page, 'screen-kpi-viewer-ja');
+    await other.page.goto(`/business-plans/${planId}/pl`);
+    await other.page.locator('[data-test="pl-table"]').waitFor();
+    expect(await other.page.locator('[data-test="case-add"]').count()).toBe(0);
+    expect(await other.page.locator('[data-test="pl-table"] .ws-editable').count()).toBe(0);
+    await other.page.goto(`/business-plans/${planId}/monthly_pl`);
+    await other.page.locator('[data-test="monthly-grid"]').waitFor();
+    await other.page.getByRole('tab', { name: '実績入力' }).click();
+    expect(await other.page.locator('[data-test^="edit-M"]').count()).toBe(0);
+    expect(await other.page.locator('[data-test="revise-submit"]').count()).toBe(0);
+    await other.context.close();
+  }, 90_000);
+
+  it('edits the plan, ignores an over-large icon, and after deleting a plan opens another owned one', async () => {
+    const second = await stack.api.call('POST', '/business-plan/create', {
+      token: owner.token,
+      form: planForm({ business_plan_name: 'Second plan' }),
+    });
+    const secondId = second.body.data.business_plan_id;
+    await page.goto(`/business-plans/${secondId}/setting`);
+    await page.locator('section[data-screen="setting"]').waitFor();
+    await page.locator('[data-test="icon-input"]').setInputFiles({
+      name: 'big.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(2_000_001),
+    });
+    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
+    await page.locator('[data-test="icon-input"]').setInputFiles({
+      name: 'icon.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.alloc(10),
+    });
+    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
+    const name = page.locator('input[name="business_plan_name"]');
+    await name.fill('x'.repeat(60));
+    expect((await name.inputValue()).length).toBe(50);
+    await name.fill('Second plan renamed');
+    await page.locator('[data-test="plan-form"]').getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice-success').first().waitFor();
+    const renamed = await stack.api.call('GET', '/user/me', { token: owner.token });
+    expect(renamed.body.data.business_plans.map((p: { business_plan_name: string }) => p.business_plan_name)).toContain(
+      'Second plan renamed',
+    );
+    await page.locator('[data-test="theme"] input[value="gray"]').click();
+    await page.waitForFunction(() => document.querySelector('.shell.theme-gray') !== null);
+    await screenshot(page, 'screen-setting-gray');
+    await page.locator('[data-test="delete-plan"] button').click();
+    await page.locator('[data-test="confirm-ok"]').click();
+    await page.waitForURL(new RegExp(`/business-plans/${planId}/pl$`));
+  }, 60_000);
+});

@@ -1,0 +1,272 @@
+/**
+ * Applying edits to a built workbook: the plan's inputs are edited and compiled again, and HyperFormula receives only
+ * the cells that differ, in one batch. Two kinds of edit skip most of that: an assumption edit compiles only its
+ * case's Assumptions sheet, and a monthly value that only moves from one number to another (a cash item, an actual
+ * of an ACT month) is written straight into the cells the compiler recorded for it.
+ */
+import { ExportedCellChange, type ExportedChange, type HyperFormula, type RawCellContent } from 'hyperformula';
+import {
+  type CompiledWorkbook,
+  type CompileOptions,
+  compilePlan,
+  type Grid,
+  type InputCell,
+  inputPath,
+  recompileCases,
+} from './compile';
+import { compileAssumptions } from './compile/assumptions';
+import { applyEdits, type PlanEdit } from './edits';
+import { type PlanFile, parsePlanFile } from './schema';
+
+/** The read models an edit can change; the API and the web refetch only these. */
+export type ReadModelName = 'pl' | 'kpi' | 'revenue' | 'cost' | 'monthly' | 'dashboard' | 'home' | 'plan';
+
+export interface ApplyResult {
+  /** Read models whose numbers changed, per case index. */
+  changed: { caseIndex: number; models: ReadModelName[] }[];
+  /** Number of cells the workbook received. */
+  cells: number;
+  /**
+   * What was compiled again: nothing (input cells written directly), one Assumptions sheet, the edited cases' sheets,
+   * or the whole plan.
+   */
+  recompiled: 'none' | 'assumptions' | 'cases' | 'plan';
+}
+
+/** A workbook as it stands: what HyperFormula holds was compiled as `compiled` from `plan`. */
+export interface WorkbookState {
+  compiled: CompiledWorkbook;
+  plan: PlanFile;
+}
+
+/** An input cell to write and its new number. */
+type LiteralWrite = { cell: InputCell; value: number };
+
+/**
+ * Applies edits to the plan's inputs and updates `hf` in place, in one batch.
+ * @returns the workbook's new state and what changed.
+ * @throws {PlanFileError} when the edited plan is invalid; the workbook is then unchanged.
+ * @throws {EditError} when the plan's state does not allow an edit; the workbook is then unchanged.
+ */
+export function patchWorkbook(
+  hf: HyperFormula,
+  state: WorkbookState,
+  options: CompileOptions,
+  edits: PlanEdit[],
+): { state: WorkbookState; result: ApplyResult } {
+  const next = parsePlanFile(applyEdits(state.plan, edits));
+  const writes = literalWrites(state, edits, next);
+  if (writes) return writeLiterals(hf, state, writes, next, edits);
+  const assumptionsOnly = edits.every(isAssumptionEdit);
+  const cases = editedCases(edits);
+  const compiled = assumptionsOnly
+    ? withAssumptions(state.compiled, next, edits)
+    : cases
+      ? recompileCases(state.compiled, next, cases)
+      : compilePlan(next, options);
+  const before = state.compiled;
+  let cells = 0;
+  const changes = hf.batch(() => {
+    const names = new Map(compiled.names.map((n) => [n.name, n.expression]));
+    for (const n of before.names) if (!names.has(n.name)) hf.removeNamedExpression(n.name);
+    for (const name of Object.keys(before.sheets)) {
+      if (!(name in compiled.sheets)) hf.removeSheet(sheetId(hf, name));
+    }
+    const added = Object.keys(compiled.sheets).filter((name) => !(name in before.sheets));
+    for (const name of added) hf.addSheet(name);
+    const old = new Map(before.names.map((n) => [n.name, n.expression]));
+    for (const [name, expression] of names) {
+      if (!old.has(name)) hf.addNamedExpression(name, expression);
+      else if (old.get(name) !== expression) hf.changeNamedExpression(name, expression);
+    }
+    for (const [name, grid] of Object.entries(compiled.sheets)) {
+      if (added.includes(name)) {
+        hf.setSheetContent(sheetId(hf, name), grid as RawCellContent[][]);
+        cells += grid.reduce((n, row) => n + row.filter((c) => c !== null).length, 0);
+      } else if (grid !== before.sheets[name]) {
+        cells += patchSheet(hf, name, before.sheets[name] ?? [], grid);
+      }
+    }
+  });
+  const after = { compiled, plan: next };
+  return {
+    state: after,
+    result: {
+      changed: changedModels(hf, changes, state, after, edits),
+      cells,
+      recompiled: assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan',
+    },
+  };
+}
+
+/**
+ * An edit of a case's assumptions (a year's value, the case rate, the growth model) changes only cells of its
+ * Assumptions sheet: every other sheet refers to them. Only that sheet is compiled again.
+ */
+function withAssumptions(compiled: CompiledWorkbook, next: PlanFile, edits: PlanEdit[]): CompiledWorkbook {
+  const sheets = { ...compiled.sheets };
+  for (const i of new Set(edits.map((e) => ('caseIndex' in e ? e.caseIndex : -1)))) {
+    const c = next.cases[i];
+    const layout = compiled.cases[i];
+    if (c && layout) sheets[layout.sheets.assumptions] = compileAssumptions(c, i);
+  }
+  return { ...compiled, sheets };
+}
+
+/**
+ * The cell writes of edits that change only input literals: cash items and actuals of months already ACT, whose
+ * every recorded cell holds a number before and after (a value, or the number standing in for an absent one).
+ * Undefined when any edit changes more than that (a month turning ACT, a beginning balance replacing the chain,
+ * an entered ARPA replacing the plan's), which then compiles the plan.
+ */
+function literalWrites(state: WorkbookState, edits: PlanEdit[], next: PlanFile): LiteralWrite[] | undefined {
+  const writes: LiteralWrite[] = [];
+  for (const edit of edits) {
+    if (edit.type !== 'cash' && edit.type !== 'actual') return undefined;
+    const group = edit.type === 'cash' ? 'cash' : 'actuals';
+    if (group === 'actuals' && !state.compiled.cases[edit.caseIndex]?.act.includes(edit.month)) return undefined;
+    const was: Record<string, unknown> = state.plan.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
+    const now: Record<string, unknown> = next.cases[edit.caseIndex]?.[group][String(edit.month)] ?? {};
+    for (const key of Object.keys(edit.values)) {
+      const cells = state.compiled.inputCells.get(inputPath(edit.caseIndex, group, edit.month, key));
+      if (!cells) return undefined;
+      for (const cell of cells) {
+        const before = was[key] ?? cell.fallback;
+        const after = now[key] ?? cell.fallback;
+        if (typeof before !== 'number' || typeof after !== 'number') return undefined;
+        writes.push({ cell, value: after });
+      }
+    }
+  }
+  return writes;
+}
+
+/** Writes input literals into the workbook and the compiled sheets (copied where they change), in one batch. */
+function writeLiterals(
+  hf: HyperFormula,
+  state: WorkbookState,
+  writes: LiteralWrite[],
+  next: PlanFile,
+  edits: PlanEdit[],
+): { state: WorkbookState; result: ApplyResult } {
+  const before = state.compiled;
+  const sheets = { ...before.sheets };
+  const copied = new Set<string>();
+  let cells = 0;
+  const changes = hf.batch(() => {
+    for (const { cell, value } of writes) {
+      const { sheet, row, column } = cell;
+      if ((sheets[sheet]?.[row]?.[column] ?? null) === value) continue;
+      if (!copied.has(sheet)) {
+        sheets[sheet] = (sheets[sheet] ?? []).slice();
+        copied.add(sheet);
+      }
+      const grid = sheets[sheet] as Grid;
+      if (!copied.has(`${sheet}!${row}`)) {
+        grid[row] = (grid[row] ?? []).slice();
+        copied.add(`${sheet}!${row}`);
+      }
+      (grid[row] as Grid[number])[column] = value;
+      hf.setCellContents({ sheet: sheetId(hf, sheet), row, col: column }, [[value]]);
+      cells++;
+    }
+  });
+  const after = { compiled: { ...before, sheets }, plan: next };
+  return {
+    state: after,
+    result: { changed: changedModels(hf, changes, state, after, edits), cells, recompiled: 'none' },
+  };
+}
+
+function sheetId(hf: HyperFormula, name: string): number {
+  const id = hf.getSheetId(name);
+  if (id === undefined) throw new RangeError(`no sheet ${name}`);
+  return id;
+}
+
+/** Writes the cells of a sheet that differ between two compiles; returns how many. */
+function patchSheet(hf: HyperFormula, name: string, before: Grid, after: Grid): number {
+  const id = sheetId(hf, name);
+  let cells = 0;
+  const rows = Math.max(before.length, after.length);
+  for (let r = 0; r < rows; r++) {
+    const a = before[r] ?? [];
+    const b = after[r] ?? [];
+    const columns = Math.max(a.length, b.length);
+    for (let c = 0; c < columns; c++) {
+      const x = a[c] ?? null;
+      const y = b[c] ?? null;
+      if (x !== y) {
+        hf.setCellContents({ sheet: id, row: r, col: c }, [[y]]);
+        cells++;
+      }
+    }
+  }
+  return cells;
+}
+
+/** Which read models of which case see a changed value, from HyperFormula's list of changed cells. */
+function changedModels(
+  hf: HyperFormula,
+  changes: ExportedChange[],
+  previous: WorkbookState,
+  next: WorkbookState,
+  edits: PlanEdit[],
+): ApplyResult['changed'] {
+  const sheetIds = new Set<number>();
+  for (const change of changes) if (change instanceof ExportedCellChange) sheetIds.add(change.address.sheet);
+  const changedSheets = new Set<string>();
+  for (const id of sheetIds) {
+    const name = hf.getSheetName(id);
+    if (name) changedSheets.add(name);
+  }
+  // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
+  // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
+  const moved = edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return next.compiled.cases
+    .map((layout) => {
+      const models = new Set<ReadModelName>();
+      const s = layout.sheets;
+      const hit = (...names: (string | undefined)[]) => names.some((n) => n !== undefined && changedSheets.has(n));
+      if (hit(s.assumptions, s.estimate)) for (const m of ESTIMATE_MODELS) models.add(m);
+      if (hit(s.actual, s.actualToDate, s.estimateToDate, s.variance)) models.add('monthly').add('dashboard');
+      if (hit(s.costs)) models.add('cost');
+      if (hit(s.daily)) models.add('home').add('monthly');
+      if (hit(s.dashboard)) models.add('dashboard');
+      const was = previous.plan.cases[layout.index];
+      const now = next.plan.cases[layout.index];
+      if (!previous.compiled.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
+      const ofCase = edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
+      const commented = moved || ofCase.some((e) => e.type === 'comment');
+      if (commented && !same(was?.comments, now?.comments)) models.add('monthly');
+      const months = moved
+        ? undefined
+        : ofCase.flatMap((e) => (e.type === 'actual' || e.type === 'reverse' ? [String(e.month)] : []));
+      const actualsMoved = months
+        ? months.some((t) => !same(was?.actuals[t], now?.actuals[t]))
+        : !same(was?.actuals, now?.actuals);
+      if (actualsMoved) models.add('monthly').add('dashboard');
+      return { caseIndex: layout.index, models: [...models] };
+    })
+    .filter((c) => c.models.length > 0);
+}
+
+/**
+ * The cases whose inputs the edits change, when each edit stays within one case; undefined when any edit changes the
+ * plan itself or its list of cases (which renumbers their sheets).
+ */
+function editedCases(edits: PlanEdit[]): Set<number> | undefined {
+  const cases = new Set<number>();
+  for (const edit of edits) {
+    if (edit.type === 'plan' || edit.type === 'addCase' || edit.type === 'deleteCase') return undefined;
+    cases.add(edit.caseIndex);
+  }
+  return cases;
+}
+
+function isAssumptionEdit(edit: PlanEdit): boolean {
+  return edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
+}
+
+const ESTIMATE_MODELS: ReadModelName[] = ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'];

@@ -1,0 +1,99 @@
+/**
+ * The KPI screen's read model (working-screens.md section 3): per plan year the assumptions, the year's funnel,
+ * customers, MRR, ARR and ARPA, and the same figures per month and per quarter of the estimate.
+ */
+import { z } from 'zod';
+import { monthColumn, monthsOfYear, quarterColumn, yearColumn } from '../layout';
+import { PLAN_YEARS, TEMPLATES, type Template } from '../schema';
+import type { PlanWorkbook } from '../workbook';
+import { ASSUMPTION_VALUE_KEYS, assumptionFigures, assumptionValuesSchema } from './assumptions';
+import {
+  brokenSchema,
+  CaseReader,
+  figureSchema,
+  flagBroken,
+  monthLabel,
+  type NumberRecord,
+  recordOf,
+  refusedInputs,
+  specValueSchema,
+} from './cells';
+
+function kpiKeys(template: Template): string[] {
+  const funnel = template === 'saas' ? ['session', 'lead', 'meeting', 'order'] : ['session', 'registration', 'order'];
+  const rates = template === 'saas' ? ['lead_cvr', 'meeting_cvr', 'order_cvr'] : ['registration_cvr', 'order_cvr'];
+  return [...funnel, 'churn', 'cumulative', 'mrr', 'arr', 'arpa', ...rates, 'churn_cvr'];
+}
+
+/** Self-serve plans call their paid conversions "billing" and "paid" as well as order. */
+const ALIASES: Record<Template, string[]> = { saas: [], selfserve: ['billing', 'paid'] };
+
+function withSelfServeAliases(template: Template, record: NumberRecord): NumberRecord {
+  return template === 'selfserve' ? { ...record, billing: record.order ?? null, paid: record.order ?? null } : record;
+}
+
+/** The fields of a KPI record of each template: counts, rates and the self-serve aliases. */
+const kpiFields = (template: Template) => [...kpiKeys(template), ...ALIASES[template]];
+
+export const kpiRecordSchema = recordOf(TEMPLATES.map(kpiFields), figureSchema);
+/** A month of the KPI screen: month ("YYYY-MM"), t, and the counts and rates. */
+export const kpiMonthSchema = recordOf(
+  TEMPLATES.map((template) => ['month', 't', ...kpiFields(template)]),
+  specValueSchema,
+);
+/** A quarter of the KPI screen: quarter (1..4), progress_rate, and the counts and rates. */
+export const kpiQuarterSchema = recordOf(
+  TEMPLATES.map((template) => ['quarter', 'progress_rate', ...kpiFields(template)]),
+  specValueSchema,
+);
+
+/**
+ * A plan year of the KPI screen. Besides `assumptions`, each assumption is a field of the year itself, so `arr` is the
+ * year's ARR target and `arpa` the year's ARPA assumption.
+ */
+export const kpiYearSchema = z.strictObject({
+  year: z.int(),
+  ...assumptionValuesSchema.shape,
+  mrr: figureSchema,
+  assumptions: recordOf([ASSUMPTION_VALUE_KEYS], figureSchema),
+  yearly: kpiRecordSchema,
+  monthly: z.array(kpiMonthSchema),
+  quarterly: z.array(kpiQuarterSchema),
+  broken: brokenSchema.optional(),
+});
+export type KpiYear = z.infer<typeof kpiYearSchema>;
+
+export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
+  const r = new CaseReader(wb, caseIndex);
+  const template = wb.plan.template;
+  const keys = kpiKeys(template);
+  const est = r.layout.sheets.estimate;
+  const start = { year: wb.plan.start_year, month: wb.plan.start_month };
+  return Array.from({ length: PLAN_YEARS }, (_, i) => {
+    const year = i + 1;
+    const a = assumptionFigures(wb, caseIndex, year);
+    const { arr, arpa, ...others } = a;
+    const kpiYear: KpiYear = {
+      year,
+      // The year's ARR target and ARPA assumption, like every other assumption beside them.
+      arr,
+      mrr: r.estimateYear('mrr', year),
+      arpa,
+      assumptions: a,
+      ...others,
+      yearly: withSelfServeAliases(template, r.record(est, keys, yearColumn(year))),
+      monthly: monthsOfYear(year).map((t) => ({
+        month: monthLabel(start, t),
+        t,
+        ...withSelfServeAliases(template, r.record(est, keys, monthColumn(t))),
+      })),
+      quarterly: [1, 2, 3, 4].map((quarter) => ({
+        quarter,
+        // How far along the year's ARR target the plan is at the quarter's end.
+        progress_rate: r.cell(est, 'arr_progress', quarterColumn(year, quarter)),
+        ...withSelfServeAliases(template, r.record(est, keys, quarterColumn(year, quarter))),
+      })),
+    };
+    return flagBroken(kpiYear, refusedInputs(wb, caseIndex, year));
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * The planning engine in the browser: the plan file read from the API, built into a workbook once per plan version,
+ * so an edit recomputes on screen at once while the API saves it. The engine (and HyperFormula) is loaded through a
+ * dynamic import, so it stays out of the shell's bundle.
+ */
+import { asOfMonth } from '@topline/contract';
+import type { PlanEdit, PlanWorkbook } from '@topline/engine';
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../api/client';
+
+export interface EngineSession {
+  planId: string;
+  version: number;
+  workbook: PlanWorkbook;
+  /** The database id of each case, by workbook case index (what the contract's edit functions take). */
+  caseIds: number[];
+}
+
+const sessions = new Map<string, Promise<EngineSession | null>>();
+const listeners = new Set<() => void>();
+
+async function load(planId: string, previous: EngineSession | null): Promise<EngineSession | null> {
+  try {
+    const answer = await api.get('/business-plan/file', { query: { business_plan_id: planId }, quiet: true });
+    const { plan, version, case_ids } = answer.data;
+    if (previous && previous.version === version) return previous;
+    // A forced rebuild (after a refused save) drops the local edits of the previous workbook.
+    const { PlanWorkbook } = await import('@topline/engine');
+    // The API reads plans at the same (UTC) month, so both sides agree on ACT months and runway.
+    const workbook = PlanWorkbook.build(plan, { asOf: asOfMonth(new Date()) });
+    previous?.workbook.destroy();
+    return { planId, version, workbook, caseIds: case_ids };
+  } catch {
+    // Without the plan file (a member who may not see every area) the screens show the API's answers only.
+    return previous;
+  }
+}
+
+function session(planId: string): Promise<EngineSession | null> {
+  let entry = sessions.get(planId);
+  if (!entry) {
+    entry = load(planId, null);
+    sessions.set(planId, entry);
+  }
+  return entry;
+}
+
+/** Reads the plan file again after a save and rebuilds when its version moved. */
+export async function resyncEngine(planId: string, force = false): Promise<void> {
+  const previous = await session(planId);
+  const next = load(planId, force ? null : previous);
+  sessions.set(planId, next);
+  await next;
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Applies edits to the browser workbook; false when there is no workbook, an edit names a case the workbook does not
+ * hold yet (case index -1: the API's answer follows instead), or the engine refuses the edit.
+ */
+export function applyLocal(engine: EngineSession | null, edits: PlanEdit | PlanEdit[]): boolean {
+  const list = Array.isArray(edits) ? edits : [edits];
+  if (!engine || list.some((edit) => 'caseIndex' in edit && edit.caseIndex < 0)) return false;
+  try {
+    engine.workbook.apply(list);
+    return true;
+  } catch {
+    // The API will answer the edit; the screen shows that answer.
+    void resyncEngine(engine.planId);
+    return false;
+  }
+}
+
+export function useEngine(planId: string | number): EngineSession | null {
+  const id = String(planId);
+  const [engine, setEngine] = useState<EngineSession | null>(null);
+  const refresh = useCallback(() => {
+    void session(id).then(setEngine);
+  }, [id]);
+  useEffect(() => {
+    refresh();
+    listeners.add(refresh);
+    return () => {
+      listeners.delete(refresh);
+    };
+  }, [refresh]);
+  return engine;
+}
+
+/** The workbook's case index of an API case id (-1 when the workbook does not know it yet). */
+export const caseIndexIn = (engine: EngineSession | null, caseId: number | null | undefined): number =>
+  engine && caseId !== null && caseId !== undefined ? engine.caseIds.indexOf(caseId) : -1;

@@ -1,0 +1,120 @@
+/**
+ * The monthly grid's own cells: the control row (status, edit, save, cancel, reverse, memo per column) and the
+ * section toggles. Both act through the grid's context, the screen's stable `GridActions`.
+ */
+import type { GridColumn } from '@topline/engine';
+import type { ICellRendererParams } from 'ag-grid-community';
+import { useTranslation } from 'react-i18next';
+import type { MetricRow, Section } from './model';
+
+export interface ControlCell {
+  column: GridColumn;
+  index: number;
+  editing: boolean;
+  /** This column may enter edit mode in this view. */
+  allowed: boolean;
+}
+
+/** A row of the grid: the control row (the columns' edit controls), a section's title row, or a metric. */
+export interface GridRow {
+  id: string;
+  kind: 'control' | 'section' | 'metric';
+  section?: Section;
+  metric?: MetricRow;
+  [cell: string]: unknown;
+}
+
+export interface GridActions {
+  startEdit: (index: number) => void;
+  save: (index: number) => void;
+  cancel: (index: number) => void;
+  reverse: (index: number) => void;
+  comment: (index: number) => void;
+  toggleSection: (section: Section) => void;
+  enter: (index: number, key: string, value: number | null) => void;
+}
+
+export function ControlRenderer(p: ICellRendererParams<GridRow>) {
+  const { t } = useTranslation();
+  const cell = p.value as ControlCell | undefined;
+  const actions = p.context as GridActions;
+  if (!cell) return null;
+  const { column, index, editing, allowed } = cell;
+  return (
+    <span className="ws-control" data-test={`control-${column.column}`}>
+      {column.monthType === 'month' && (
+        <span className={column.status === 'ACT' ? 'ws-status act' : 'ws-status'}>{column.status}</span>
+      )}
+      {allowed && !editing && (
+        <button
+          type="button"
+          className="link-button"
+          data-test={`edit-${column.column}`}
+          onClick={() => actions.startEdit(index)}
+        >
+          {t('ws.common.edit')}
+        </button>
+      )}
+      {editing && (
+        <>
+          <button
+            type="button"
+            className="link-button"
+            data-test={`save-${column.column}`}
+            onClick={() => actions.save(index)}
+          >
+            {t('ws.common.save')}
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            data-test={`cancel-${column.column}`}
+            onClick={() => actions.cancel(index)}
+          >
+            {t('common.cancel')}
+          </button>
+          {column.status === 'ACT' && (
+            <button
+              type="button"
+              className="link-button"
+              data-test={`reverse-${column.column}`}
+              onClick={() => actions.reverse(index)}
+            >
+              {t('ws.monthly.reverse')}
+            </button>
+          )}
+        </>
+      )}
+      {column.monthType === 'month' && (
+        <button
+          type="button"
+          className={column.comment ? 'link-button ws-memo has' : 'link-button ws-memo'}
+          title={column.comment ?? t('ws.monthly.memo')}
+          data-test={`memo-${column.column}`}
+          onClick={() => actions.comment(index)}
+        >
+          ✎
+        </button>
+      )}
+    </span>
+  );
+}
+
+export function SectionRenderer(p: ICellRendererParams<GridRow>) {
+  const { t } = useTranslation();
+  const actions = p.context as GridActions;
+  const section = p.data?.section;
+  if (!section) return null;
+  const collapsed = p.value === 'collapsed';
+  return (
+    <button
+      type="button"
+      className="ws-section-toggle"
+      aria-expanded={!collapsed}
+      data-test={`section-${section}`}
+      onClick={() => actions.toggleSection(section)}
+    >
+      {collapsed ? '▸' : '▾'} {t(`ws.monthly.sections.${section}`)}
+    </button>
+  );
+}

@@ -1,0 +1,235 @@
+/**
+ * The monthly P&L's edits (working-screens.md section 2): the 17 edit flags, the values typed into a column until it
+ * is saved, reverse, the budget revision and memos. Each change goes to the browser engine at once, through the
+ * contract's request-to-edit functions applied to the request the save sends, and the grid shows the recomputed
+ * columns; the saved answer then replaces them.
+ */
+import {
+  type ActualsEdit,
+  actualsEdits,
+  type CashflowEdit,
+  cashflowEdits,
+  reverseEdits,
+  reviseEdits,
+} from '@topline/contract';
+import type { GridColumn, ViewName } from '@topline/engine';
+import { type RefObject, startTransition, useCallback, useMemo, useRef, useState } from 'react';
+import { api } from '../../api/client';
+import { applyLocal, caseIndexIn, type EngineSession, resyncEngine } from '../../plan/engineSession';
+import type { GridActions } from './gridCells';
+import type { MonthlyGridHandle } from './MonthlyGrid';
+import { commentSection, isActualKey, isCashKey, type ScreenView, type Section } from './model';
+
+/** Runs a callback once the browser has painted its next frame. */
+const afterPaint = (callback: () => void) => requestAnimationFrame(() => setTimeout(callback, 0));
+
+type Values = Record<string, number | null>;
+
+interface MonthlyEditsInput {
+  planId: number;
+  /** The case shown; actuals are saved for every case, but only this one is recomputed at once. */
+  caseId: number | undefined;
+  year: number;
+  template: 'saas' | 'selfserve';
+  view: ScreenView;
+  engineView: ViewName;
+  engine: EngineSession | null;
+  /** The columns of the last saved answer. */
+  serverColumns: GridColumn[];
+  /** Reads the saved answer again. */
+  reloadAnswer: () => Promise<unknown>;
+  grid: RefObject<MonthlyGridHandle | null>;
+  toggleSection: (section: Section) => void;
+  openMemo: (index: number) => void;
+}
+
+/** The plan month of month column `t` of a plan year: 1..12. */
+const monthOf = (t: number, year: number) => t - 12 * (year - 1);
+
+export function useMonthlyEdits(input: MonthlyEditsInput) {
+  const { planId, caseId, year, template, view, engineView, engine, serverColumns } = input;
+  const [editing, setEditing] = useState<ReadonlySet<number>>(new Set());
+  const [local, setLocalState] = useState<GridColumn[] | null>(null);
+  // Every change of the local columns counts, so that a value's deferred update never overrides a later change.
+  const localChanges = useRef(0);
+  const setLocal = useCallback((next: GridColumn[] | null) => {
+    localChanges.current += 1;
+    setLocalState(next);
+  }, []);
+  const pending = useRef(new Map<number, Values>());
+  const columns = local ?? serverColumns;
+  const stopEditing = useCallback((index: number) => {
+    pending.current.delete(index);
+    setEditing((prev) => new Set([...prev].filter((i) => i !== index)));
+  }, []);
+
+  /** Leaves edit mode without saving (a change of year, view or case, or leaving the screen). */
+  const reset = useCallback(() => {
+    pending.current.clear();
+    setEditing(new Set());
+    setLocal(null);
+  }, [setLocal]);
+
+  const recompute = useCallback(() => {
+    const ci = caseIndexIn(engine, caseId);
+    if (engine && ci >= 0) setLocal(engine.workbook.monthlyGrid(ci, year, engineView));
+  }, [engine, caseId, year, engineView, setLocal]);
+  // A value typed into the grid: the grid shows the recomputed rows in the next frame and the screen's state follows
+  // after that frame is painted. The rows go to the grid once the grid has closed its editor (a microtask later), so
+  // that it lays the cells out once.
+  const recomputeValues = useCallback(() => {
+    const ci = caseIndexIn(engine, caseId);
+    if (!engine || ci < 0) return;
+    const next = engine.workbook.monthlyGrid(ci, year, engineView);
+    localChanges.current += 1;
+    const change = localChanges.current;
+    queueMicrotask(() => input.grid.current?.show(next));
+    afterPaint(() => {
+      if (localChanges.current === change) startTransition(() => setLocalState(next));
+    });
+  }, [engine, caseId, year, engineView, input.grid]);
+
+  const { reloadAnswer } = input;
+  const reload = useCallback(
+    async (failed = false) => {
+      await reloadAnswer();
+      setLocal(null);
+      void resyncEngine(String(planId), failed);
+    },
+    [reloadAnswer, planId, setLocal],
+  );
+
+  /** The requests of a column's typed values: the cash items of the estimate, or a month of actuals. */
+  const requestsOf = useCallback(
+    (t: number, shownCase: number, values: Values) => {
+      const month = monthOf(t, year);
+      const cash: CashflowEdit = { business_plan_id: planId, case_id: shownCase, year, month };
+      // Without case_id the actuals are saved for every case of the plan.
+      const actuals: ActualsEdit = { business_plan_id: planId, year, month };
+      for (const [key, value] of Object.entries(values)) {
+        if (isCashKey(key)) cash[key] = value;
+        if (isActualKey(key)) actuals[key] = value;
+      }
+      return { cash, actuals };
+    },
+    [planId, year],
+  );
+
+  const saveColumn = useCallback(
+    async (index: number) => {
+      const column = columns[index];
+      const values = pending.current.get(index) ?? {};
+      stopEditing(index);
+      if (!column?.t || Object.keys(values).length === 0 || caseId === undefined) return;
+      const { cash, actuals } = requestsOf(column.t, caseId, values);
+      let ok = true;
+      try {
+        if (view === 'estimate') await api.post('/pl/monthly/cashflow/edit', cash);
+        else await api.post('/pl/monthly/edit', actuals);
+      } catch {
+        ok = false;
+      }
+      await reload(!ok);
+    },
+    [columns, caseId, view, requestsOf, reload, stopEditing],
+  );
+
+  // The grid's actions stay the same object across renders (so the grid keeps its columns); they read the latest state.
+  const state = useRef({ columns, year, engine, caseId, planId, view, template, local, serverColumns });
+  state.current = { columns, year, engine, caseId, planId, view, template, local, serverColumns };
+  const latest = useRef({ recompute, recomputeValues, reload, saveColumn, requestsOf, input });
+  latest.current = { recompute, recomputeValues, reload, saveColumn, requestsOf, input };
+
+  const actions = useMemo<GridActions>(
+    () => ({
+      startEdit: (index) => setEditing((prev) => new Set([...prev, index])),
+      save: (index) => void latest.current.saveColumn(index),
+      cancel: (index) => {
+        const hadEdits = pending.current.has(index);
+        stopEditing(index);
+        if (hadEdits) {
+          setLocal(null);
+          void resyncEngine(String(state.current.planId), true);
+        }
+      },
+      reverse: (index) => {
+        const { columns, year, engine, caseId, planId } = state.current;
+        const { recompute, reload } = latest.current;
+        const column = columns[index];
+        if (!column?.t) return;
+        const request = { business_plan_id: planId, year, month: monthOf(column.t, year) };
+        if (engine && caseId !== undefined && applyLocal(engine, reverseEdits(request, [caseId], engine.caseIds))) {
+          recompute();
+        }
+        stopEditing(index);
+        void api
+          .post('/pl/monthly/reverse', request)
+          .then(() => reload())
+          .catch(() => reload(true));
+      },
+      comment: (index) => latest.current.input.openMemo(index),
+      toggleSection: (section) => latest.current.input.toggleSection(section),
+      enter: (index, key, value) => {
+        const { columns, engine, caseId, view, template, local, serverColumns } = state.current;
+        const column = columns[index];
+        if (!column?.t) return;
+        pending.current.set(index, { ...(pending.current.get(index) ?? {}), [key]: value });
+        let applied = false;
+        if (engine && caseId !== undefined) {
+          const { cash, actuals } = latest.current.requestsOf(column.t, caseId, { [key]: value });
+          const edits =
+            view === 'estimate'
+              ? cashflowEdits(cash, engine.caseIds)
+              : actualsEdits(actuals, template, [caseId], engine.caseIds);
+          applied = applyLocal(engine, edits);
+        }
+        if (applied) latest.current.recomputeValues();
+        else
+          setLocal(
+            (local ?? serverColumns).map((c, i) => (i === index ? { ...c, values: { ...c.values, [key]: value } } : c)),
+          );
+      },
+    }),
+    [setLocal, stopEditing],
+  );
+
+  /** Revises the year's budget from the latest actual (working-screens.md section 2); `onSaved` once the API took it. */
+  const revise = useCallback(
+    async (pattern: 'upward' | 'downward', onSaved: () => void) => {
+      if (caseId === undefined) return;
+      const request = { business_plan_id: planId, case_id: caseId, year, pattern };
+      if (engine && applyLocal(engine, reviseEdits(request, engine.caseIds))) recompute();
+      try {
+        await api.post('/pl/monthly/adjust/edit', request);
+        onSaved();
+        await reload();
+      } catch {
+        await reload(true);
+      }
+    },
+    [caseId, planId, year, engine, recompute, reload],
+  );
+
+  /** Saves the memo of a month column in the view's comment section. */
+  const saveComment = useCallback(
+    async (index: number, content: string) => {
+      const column = columns[index];
+      if (!column?.t || caseId === undefined) return;
+      try {
+        await api.post('/pl/monthly/comment/edit', {
+          business_plan_id: planId,
+          case_id: caseId,
+          year,
+          column_name: monthOf(column.t, year),
+          section: commentSection(view),
+          content,
+        });
+      } finally {
+        await reload();
+      }
+    },
+    [columns, caseId, planId, year, view, reload],
+  );
+
+  return { columns, editing, actions, reset, revise, saveComment };
+}
