@@ -128,7 +128,7 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await context.close();
   });
 
-  it('signs up an allowed address, runs the wizard to a new plan and shows the Free tier locks', async () => {
+  it('signs up an allowed address, runs the wizard to a new plan and opens every screen in the trial', async () => {
     await allowSignup(stack.api.db, 'founder@example.com');
     const { context, page } = await newPage(stack, { locale: 'en-US' });
     await page.goto('/login');
@@ -181,20 +181,23 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     expect(await page.locator('[data-test="year-switcher"]').count()).toBe(0);
     await screenshot(page, 'shell-pl-1280');
 
-    // Free: the KPI and dashboard screens show the upgrade placeholder; no plus button; Knowledge hidden.
+    // A new account starts a 14-day trial: every working screen is open, with Free's limit of one owned plan (no
+    // plus button) and no Knowledge link.
+    const banner = page.locator('[data-test="trial-banner"]');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('14 days');
     await page.locator('.menu [data-screen="kpi"]').click();
-    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    await page.locator('.shell-title', { hasText: 'Action KPI' }).waitFor();
+    expect(await page.locator('[data-test="upgrade-placeholder"]').count()).toBe(0);
     expect(await page.locator('[data-test="year-switcher"]').count()).toBe(1);
     expect(await page.locator('.year-label strong').textContent()).toMatch(/^Year [1-6]$/);
-    await screenshot(page, 'shell-locked-1280');
+    await screenshot(page, 'shell-trial-kpi-1280');
     await page.locator('.menu [data-screen="dashboard"]').click();
-    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    await page.locator('.shell-title', { hasText: 'Dashboard' }).waitFor();
+    expect(await page.locator('[data-test="upgrade-placeholder"]').count()).toBe(0);
     expect(await page.locator('.plan-add').count()).toBe(0);
     expect(await page.locator('[data-link="knowledge"]').count()).toBe(0);
     expect(await page.locator('.menu [data-screen="setting"]').count()).toBe(1);
-    await page.setViewportSize({ width: 375, height: 812 });
-    await screenshot(page, 'shell-locked-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The plan limit: /create sends a Free owner of one plan to that plan's home.
     await page.goto('/create');
@@ -292,8 +295,9 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     const banner = page.locator('[data-test="trial-banner"]');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('14 days');
-    // A trial behaves as Free: locked screen, no plus button, no Knowledge.
-    await page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    // A trial opens every working screen, with Free's limit of one owned plan: no plus button.
+    await page.locator('.shell-title', { hasText: 'Monthly PL' }).waitFor();
+    expect(await page.locator('[data-test="upgrade-placeholder"]').count()).toBe(0);
     expect(await page.locator('.plan-add').count()).toBe(0);
     // Year 6 of a plan starting 2021/04 runs 2026/04 to 2027/03; next is hidden at 6, previous at 1.
     const switcher = page.locator('[data-test="year-switcher"]');
@@ -308,6 +312,36 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     expect(await switcher.getByRole('button', { name: 'Previous year' }).isHidden()).toBe(true);
     await screenshot(page, 'shell-trial-1280');
     await context.close();
+
+    // Free (a trial that ended, or no trial): the KPI and dashboard screens show the upgrade placeholder, which
+    // leads to Setting; no plus button; Knowledge hidden.
+    const free = await stack.api.user('free@example.com', 'free');
+    const freePlan = await stack.api.call('POST', '/business-plan/create', {
+      token: free.token,
+      form: planForm({ business_plan_name: 'Free plan' }),
+    });
+    expect(freePlan.status).toBe(201);
+    const locked = await newPage(stack, { locale: 'en-US' });
+    await locked.page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, free.token],
+    );
+    const freePath = `/business-plans/${freePlan.body.data.business_plan_id}`;
+    await locked.page.goto(`${freePath}/kpi`);
+    await locked.page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    expect(await locked.page.locator('[data-test="year-switcher"]').count()).toBe(1);
+    expect(await locked.page.locator('[data-test="trial-banner"]').count()).toBe(0);
+    await screenshot(locked.page, 'shell-locked-1280');
+    await locked.page.locator('.menu [data-screen="dashboard"]').click();
+    await locked.page.locator('[data-test="upgrade-placeholder"]').waitFor();
+    expect(await locked.page.locator('.plan-add').count()).toBe(0);
+    expect(await locked.page.locator('[data-link="knowledge"]').count()).toBe(0);
+    await locked.page.setViewportSize({ width: 375, height: 812 });
+    await screenshot(locked.page, 'shell-locked-375');
+    await locked.page.setViewportSize({ width: 1280, height: 800 });
+    await locked.page.locator('[data-test="upgrade-placeholder"]').getByRole('link', { name: 'Upgrade' }).click();
+    await locked.page.waitForURL(`**${freePath}/setting`);
+    await locked.context.close();
 
     const basic = await stack.api.user('basic@example.com', 'basic');
     const own = await stack.api.call('POST', '/business-plan/create', {
