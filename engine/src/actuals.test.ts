@@ -149,3 +149,44 @@ describe('the dashboard', () => {
     expect(d.cash_out).toBeNull();
   });
 });
+
+describe('a month with some actual values entered', () => {
+  it('takes the forecast of the month for every value not entered, never 0', () => {
+    const partial = buildFixture('actuals-revisions');
+    // Month 7 of the estimate: MRR 3,000,000 x 7/12 = 1,750,000, customers 17.5; churn = 15 x 2% = 0.3;
+    // new customers 17.5 - 15 + 0.3 = 2.8; meetings 2.8 / 27% = 10.370; leads / 36% = 28.807; sessions / 7% = 411.52;
+    // revenue 1,750,000: COGS 30% = 525,000, S&M 38% = 665,000, R&D 21% = 367,500, G&A 11% = 192,500; head count
+    // ROUNDUP(1,750,000 x 12 / 5,000,000) = 5.
+    partial.apply({ type: 'actual', caseIndex: 0, month: 7, values: { arpa: 120_000 } });
+    expect(partial.plan.cases[0]?.actuals['7']).toEqual({ status: 'ACT', arpa: 120_000 });
+    const r = new CaseReader(partial, 0);
+    expect(partial.monthlyGrid(0, 1, 'actual')[8]?.status).toBe('ACT');
+    close(r.viewAt('order', 7), 2.8);
+    close(r.viewAt('churn', 7), 0.3);
+    close(r.viewAt('meeting', 7), 2.8 / 0.27);
+    close(r.viewAt('lead', 7), 2.8 / 0.27 / 0.36);
+    close(r.viewAt('session', 7), 2.8 / 0.27 / 0.36 / 0.07);
+    close(r.viewAt('cogs', 7), 525_000);
+    close(r.viewAt('sm', 7), 665_000);
+    close(r.viewAt('rd', 7), 367_500);
+    close(r.viewAt('ga', 7), 192_500);
+    close(r.viewAt('professional_service', 7), 0);
+    close(r.viewAt('employees', 7), 5);
+    // The entered ARPA counts: customers run on from the actual 10 of month 6: 10 + 2.8 - 0.3 = 12.5; MRR 12.5 x
+    // 120,000 = 1,500,000; operating income 1,500,000 - 525,000 - 665,000 - 367,500 - 192,500 = -250,000.
+    close(r.viewAt('arpa', 7), 120_000);
+    close(r.viewAt('cumulative', 7), 12.5);
+    close(r.viewAt('mrr', 7), 1_500_000);
+    close(r.viewAt('operating_income', 7), -250_000);
+    // Cash continues the chain from month 6: ending 22,800,000 - 250,000.
+    close(r.viewAt('ending_cash_balance', 7), 30_000_000 + 3_000_000 - 10_200_000 - 250_000);
+  });
+
+  it('reads a value cleared from an ACT month as the forecast again', () => {
+    const cleared = buildFixture('actuals-revisions');
+    // Month 6 entered COGS 100,000; the estimate's is 30% of 3,000,000 x 6/12 = 450,000.
+    close(new CaseReader(cleared, 0).viewAt('cogs', 6), 100_000);
+    cleared.apply({ type: 'actual', caseIndex: 0, month: 6, values: { cogs: null } });
+    close(new CaseReader(cleared, 0).viewAt('cogs', 6), 450_000);
+  });
+});

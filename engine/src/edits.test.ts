@@ -168,10 +168,12 @@ describe('edits', () => {
     expect(new CaseReader(wb, 0).viewAt('cogs', 2)).toBe(150_000);
     expectSameAsFresh(wb);
     // The month a revision starts from moves the revised months with it (case 1 revises downward from month 6).
-    expect(wb.apply(actual(1, 6, { order: 5, other: 3_000_000 })).recompiled).toBe('none');
+    expect(wb.apply(actual(1, 6, { order: 5, sm: 3_000_000 })).recompiled).toBe('none');
     expectSameAsFresh(wb);
-    // Cleared: cogs stands at 0 without a value, ARPA at the plan's formula.
-    expect(wb.apply(actual(0, 2, { cogs: null })).recompiled).toBe('none');
+    // A value not entered before, or cleared, stands at the month's forecast (a formula): the case compiles.
+    expect(wb.apply(actual(1, 6, { other: 3_000_000 })).recompiled).toBe('cases');
+    expectSameAsFresh(wb);
+    expect(wb.apply(actual(0, 2, { cogs: null })).recompiled).toBe('cases');
     expect(wb.apply(actual(0, 2, { arpa: null })).recompiled).toBe('cases');
     expectSameAsFresh(wb);
     expect(wb.apply(actual(0, 2, { arpa: 90_000 })).recompiled).toBe('cases');

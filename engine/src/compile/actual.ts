@@ -55,7 +55,7 @@ export function compileActual(
     const entered = c.actuals[String(t)];
     const revision = revised.get(t);
     if (act.has(t) && entered) {
-      fillActualMonth(ctx, t, entered, est, daily, inputs.caseIndex);
+      fillActualMonth(ctx, t, entered, estimate, daily, inputs.caseIndex);
     } else if (revision) {
       sheet.setMonth('segment', t, null);
       const y = yearOf(t);
@@ -123,7 +123,7 @@ function fillActualMonth(
   ctx: MonthContext,
   t: number,
   entered: ActualInputs,
-  est: (key: string, t: number) => string,
+  estimate: PeriodSheet,
   daily: DailySums,
   caseIndex: number,
 ): void {
@@ -135,15 +135,17 @@ function fillActualMonth(
     value: entered[key] as number | undefined,
   });
   set('segment', null);
+  // A value the user did not enter is the month's forecast (the estimate: an ACT month is never revised), never 0;
+  // a count with daily entries from the home screen takes their sum instead (engine/README.md).
+  const forecast = (key: string): Cell => refOrBlank(estimate, key, t) ?? 0;
   for (const key of ['session', 'lead', 'meeting', 'registration', 'order', 'churn'] as const) {
     if (!s.has(key)) continue;
     const dailySum = key === 'session' || key === 'lead' || key === 'churn' ? undefined : daily(key, t);
-    s.setInput(key, t, input(key), dailySum ? `=${dailySum}` : 0);
+    s.setInput(key, t, input(key), dailySum ? `=${dailySum}` : forecast(key));
   }
-  for (const key of ['professional_service', 'cogs', 'sm', 'rd', 'ga'] as const) s.setInput(key, t, input(key), 0);
-  // Without an entered ARPA or head count the month keeps the plan's.
-  s.setInput('arpa', t, input('arpa'), `=${est('arpa', t)}`);
-  s.setInput('employees', t, input('employees'), `=${est('employees', t)}`);
+  for (const key of ['professional_service', 'cogs', 'sm', 'rd', 'ga', 'arpa', 'employees'] as const) {
+    s.setInput(key, t, input(key), forecast(key));
+  }
   set('cumulative_prev', t > 1 ? `=${s.at('cumulative', t - 1)}` : 0);
   set('cumulative', `=${at('cumulative_prev')}+${at('order')}-${at('churn')}`);
   set('mrr', `=${at('cumulative')}*${at('arpa')}`);
@@ -153,6 +155,9 @@ function fillActualMonth(
   fillDerivedMonth(ctx, t, (key) => {
     if (!cashKeys.has(key)) return null;
     const source = input(key as keyof ActualInputs);
-    return key === 'beginning_cash_balance' && t === 1 ? { ...source, fallback: `=${est(key, t)}` } : source;
+    // An unentered beginning balance continues the chain (month 1: the plan's opening balance).
+    if (key === 'beginning_cash_balance')
+      return t === 1 ? { ...source, fallback: `=${estimate.at(key, t, true)}` } : source;
+    return { ...source, fallback: forecast(key) };
   });
 }
