@@ -7,6 +7,17 @@ export { costGroupOf } from './compile/costs';
 export { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
 export { EditError, type PlanEdit, revisionMonth } from './edits';
 export {
+  ExplainError,
+  type ExplainInput,
+  type ExplainRequest,
+  type ExplainSource,
+  type ExplainView,
+  type Explanation,
+  explain,
+} from './explain';
+export { EXPLAIN_KEYS, EXPLAIN_PERIODS, explainTarget } from './explainKeys';
+export { EXPLAIN_LANGUAGES, type ExplainLanguage } from './explainLabels';
+export {
   ALL_PERIODS,
   calendarOf,
   monthColumn,

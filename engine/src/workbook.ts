@@ -142,6 +142,35 @@ export class PlanWorkbook {
     return cell ?? null;
   }
 
+  /**
+   * The formula HyperFormula holds for a cell (undefined for a value) and the cells it reads, ranges spread into their
+   * cells, row by row (`explain.ts`). Named expressions are named in the formula, not listed.
+   */
+  precedents(sheet: string, row: number, column: number): { formula: string | undefined; cells: BrokenCell[][] } {
+    const address = { sheet: this.sheetId(sheet), row, col: column };
+    const name = (id: number) => this.hf.getSheetName(id) ?? '';
+    const cells = this.hf.getCellPrecedents(address).flatMap((p): BrokenCell[][] => {
+      if (!('start' in p)) return p.sheet < 0 ? [] : [[{ sheet: name(p.sheet), row: p.row, column: p.col }]];
+      const out: BrokenCell[] = [];
+      for (let r = p.start.row; r <= p.end.row; r++)
+        for (let c = p.start.col; c <= p.end.col; c++) out.push({ sheet: name(p.start.sheet), row: r, column: c });
+      return [out];
+    });
+    return { formula: this.hf.getCellFormula(address), cells };
+  }
+
+  /** The value of a named expression of the workbook (`period`, `case1_rate`). */
+  namedValue(name: string): Value {
+    const v = this.hf.getNamedExpressionValue(name);
+    return v === undefined ? null : plain(v, name, 0, 0, null);
+  }
+
+  /** A formula evaluated on a sheet without writing it anywhere (the explain test recombines inputs with it). */
+  evaluate(formula: string, sheet: string): Value {
+    const v = this.hf.calculateFormula(formula, this.sheetId(sheet));
+    return Array.isArray(v) ? null : plain(v as CellValue, sheet, 0, 0, null);
+  }
+
   /** All values of a sheet as a 2-D array. */
   sheetValues(sheet: string): Value[][] {
     return this.hf.getSheetValues(this.sheetId(sheet)).map((row, r) => row.map((v, c) => plain(v, sheet, r, c, null)));

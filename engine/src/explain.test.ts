@@ -1,0 +1,226 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  ExplainError,
+  type ExplainedCell,
+  type ExplainView,
+  explain,
+  explainCell,
+  formulaTokens,
+  parseRef,
+} from './explain';
+import { PL_FIELD_ROWS } from './explainKeys';
+import { recordKeys } from './rows';
+import { buildFixture, FIXTURES } from './testing';
+import type { PlanWorkbook, Value } from './workbook';
+
+const fixtures = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''));
+
+/** A value as a formula literal. */
+function literal(v: Value): string {
+  if (v === null) return '""';
+  if (typeof v === 'string') return `"${v.replace(/"/g, '""')}"`;
+  const text = String(v);
+  const big = /^(-?[\d.]+)e\+(\d+)$/.exec(text);
+  return big ? `(${big[1]}*10^${big[2]})` : `(${text})`;
+}
+
+/**
+ * The cell's formula as HyperFormula holds it with every reference and named input replaced by the values of the
+ * explanation's inputs, evaluated again: what the inputs combine to.
+ */
+function recombine(wb: PlanWorkbook, x: ExplainedCell): Value {
+  if (x.expression === undefined) {
+    expect(x.explanation.inputs).toEqual([]);
+    return x.explanation.value;
+  }
+  const text = formulaTokens(x.expression)
+    .map((t) => {
+      if (t.kind === 'ref') {
+        const { start, end } = parseRef(t.text, x.cell.sheet);
+        const rows: string[] = [];
+        for (let r = start.row; r <= end.row; r++) {
+          const cells: string[] = [];
+          for (let c = start.column; c <= end.column; c++) {
+            const input = x.inputAt({ sheet: start.sheet, row: r, column: c });
+            if (!input) throw new Error(`${t.text} is read but not among the inputs`);
+            cells.push(literal(input.value));
+          }
+          rows.push(cells.join(','));
+        }
+        const single = start.row === end.row && start.column === end.column;
+        return single ? (rows[0] as string) : `{${rows.join(';')}}`;
+      }
+      if (t.kind === 'name') {
+        const input = x.inputNamed(t.text);
+        if (!input) throw new Error(`the name ${t.text} is read but not among the inputs`);
+        return literal(input.value);
+      }
+      return t.text;
+    })
+    .join('');
+  // Nothing of the workbook is left in the formula: it is computed from the inputs' values alone.
+  expect(formulaTokens(text).filter((t) => t.kind === 'ref' || t.kind === 'name')).toEqual([]);
+  return wb.evaluate(text, x.cell.sheet);
+}
+
+function expectSame(actual: Value, expected: Value, what: string): void {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const tolerance = 1e-9 * Math.max(1, Math.abs(expected));
+    if (Math.abs(actual - expected) > tolerance)
+      throw new Error(`${what}: inputs give ${actual}, the cell ${expected}`);
+  } else if (actual !== expected)
+    throw new Error(`${what}: inputs give ${String(actual)}, the cell ${String(expected)}`);
+}
+
+/** Checks one explanation: every precedent is an input, and the inputs' values combine to the value. */
+function check(wb: PlanWorkbook, x: ExplainedCell, what: string): void {
+  const { cells } = wb.precedents(x.cell.sheet, x.cell.row, x.cell.column);
+  const distinct = new Set(cells.flat().map((c) => `${c.sheet}!${c.row}!${c.column}`));
+  const named = x.explanation.inputs.filter((i) => i.key.startsWith('plan.') || i.key === 'assumption.case_rate');
+  expect(x.explanation.inputs.length - named.length).toBeLessThanOrEqual(distinct.size);
+  for (const c of cells.flat()) expect(x.inputAt(c), what).toBeDefined();
+  expectSame(recombine(wb, x), x.explanation.value, what);
+  expect(x.explanation.formula.startsWith(`${x.explanation.label} = `), what).toBe(true);
+}
+
+const PERIODS = [...Array.from({ length: 12 }, (_, i) => String(i + 1)), 'q1', 'q2', 'q3', 'q4', 'cy'];
+
+describe('explain: the inputs combine to the value', () => {
+  for (const fixture of fixtures) {
+    it(`every key of the monthly record and the annual P&L, every case, both views: ${fixture}`, () => {
+      const wb = buildFixture(fixture);
+      const keys = [...recordKeys(wb.plan.template), ...Object.keys(PL_FIELD_ROWS), 'required_cash'];
+      let checked = 0;
+      wb.plan.cases.forEach((_, caseIndex) => {
+        const act = new Set(wb.caseLayout(caseIndex).act.map((t) => Math.ceil(t / 12)));
+        for (const view of ['estimate', 'actual'] as ExplainView[]) {
+          for (let year = 1; year <= 6; year++) {
+            // Every period of the first year and of years with actuals; the quarters and the year of the others.
+            const periods = year === 1 || act.has(year) ? PERIODS : ['q1', 'q4', 'cy', '12'];
+            for (const key of keys) {
+              for (const period of periods) {
+                const what = `${fixture} case ${caseIndex} ${view} ${key} Y${year} ${period}`;
+                check(wb, explainCell(wb, { caseIndex, year, period, key, view }), what);
+                checked++;
+              }
+            }
+          }
+        }
+      });
+      expect(checked).toBeGreaterThan(1000);
+    });
+  }
+
+  it('every input of an explanation is explained in turn, down to the stored assumptions', () => {
+    const wb = buildFixture('three-cases');
+    const seen = new Set<string>();
+    const leaves = new Set<string>();
+    const walk = (key: string, year: number, period: string, depth: number) => {
+      const id = `${key}/${year}/${period}`;
+      if (seen.has(id) || depth > 40) return;
+      seen.add(id);
+      const x = explainCell(wb, { caseIndex: 1, year, period, key });
+      check(wb, x, id);
+      for (const input of x.explanation.inputs) {
+        if (input.explainable && input.year !== null && input.period !== null) {
+          walk(input.key, input.year, input.period, depth + 1);
+        } else leaves.add(`${input.key}:${input.source}`);
+      }
+    };
+    walk('revenue', 2, '3', 0);
+    // Revenue of month 15 rests on the case's stored inputs and the plan's own.
+    expect(leaves.has('plan.target_arr:assumption')).toBe(true);
+    expect(leaves.has('assumption.growth_multiple:assumption')).toBe(true);
+    expect(seen.has('assumption.arr/2/cy')).toBe(true);
+    expect(seen.has('mrr/2/3')).toBe(true);
+  });
+
+  it('the check fails when an input does not hold its value', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    const x = explainCell(wb, { caseIndex: 0, year: 1, period: '5', key: 'revenue' });
+    const mrr = x.explanation.inputs[0];
+    if (mrr && typeof mrr.value === 'number') mrr.value += 1;
+    expect(() => check(wb, x, 'tampered')).toThrow(/inputs give/);
+  });
+});
+
+describe('explain: what it says', () => {
+  it('revenue of a planned month: MRR plus professional services, with their values', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    const x = explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'revenue' });
+    // Target ARR 5,000,000 reached at month 12 from a straight ramp: MRR_3 = 5,000,000 / 12 x 3 / 12 = 104,166.67;
+    // recurring revenue is 100% of revenue, so professional services are 0.
+    expect(x.label).toBe('Revenue');
+    expect(x.formula).toBe('Revenue = MRR + Professional services');
+    expect(x.value).toBeCloseTo(104_166.666667, 5);
+    expect(x.inputs.map((i) => [i.key, i.year, i.period, i.source, i.explainable])).toEqual([
+      ['mrr', 1, '3', 'formula', true],
+      ['professional_service', 1, '3', 'formula', true],
+    ]);
+    expect(x.inputs[0]?.value).toBeCloseTo(104_166.666667, 5);
+    expect(x.inputs[1]?.value).toBe(0);
+    const ja = explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'revenue', language: 'ja' });
+    expect(ja.formula).toBe('売上高 = MRR + プロフェッショナルサービス');
+  });
+
+  it('a quarter sums its months; the P&L field names read their rows', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    const q = explain(wb, { caseIndex: 0, year: 1, period: 'q1', key: 'revenue' });
+    expect(q.inputs.map((i) => i.period)).toEqual(['1', '2', '3']);
+    // 5,000,000 / 12 / 12 x (1 + 2 + 3) = 208,333.33
+    expect(q.value).toBeCloseTo(208_333.333333, 5);
+    const pl = explain(wb, { caseIndex: 0, year: 2, period: 'cy', key: 'operating_pl' });
+    expect(pl.label).toBe('Operating income');
+    expect(pl.inputs.map((i) => [i.key, i.period])).toEqual([
+      ['operating_income', 'q1'],
+      ['operating_income', 'q2'],
+      ['operating_income', 'q3'],
+      ['operating_income', 'q4'],
+    ]);
+  });
+
+  it('names stored assumptions, defaults, actuals and cash inputs as such', () => {
+    const wb = buildFixture('actuals-revisions');
+    const mrr = explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'mrr', view: 'actual' });
+    expect(mrr.formula).toBe('MRR = Customers × ARPA');
+    expect(mrr.inputs.find((i) => i.key === 'arpa')?.source).toBe('actual');
+    const arr = explain(wb, { caseIndex: 0, year: 1, period: 'cy', key: 'assumption.arr' });
+    expect(arr.inputs.map((i) => [i.key, i.source])).toEqual([
+      ['plan.target_arr', 'assumption'],
+      ['assumption.case_rate', 'assumption'],
+    ]);
+    const churn = explain(wb, { caseIndex: 0, year: 1, period: 'cy', key: 'assumption.churn_rate' });
+    expect(churn.inputs[0]).toMatchObject({ key: 'assumption.arpa', source: 'default', explainable: true });
+    const cashKeys = new Set(['equity_raised', 'debt_raised', 'debt_payment', 'other', 'beginning_cash_balance']);
+    const stored = Object.entries(wb.plan.cases[0]?.cash ?? {}).find(([, items]) =>
+      Object.keys(items).some((k) => cashKeys.has(k)),
+    );
+    if (stored) {
+      const [t, items] = stored;
+      const key = Object.keys(items).find((k) => cashKeys.has(k) && k !== 'beginning_cash_balance');
+      if (key) {
+        const month = Number(t);
+        const net = explain(wb, {
+          caseIndex: 0,
+          year: Math.ceil(month / 12),
+          period: String(month - 12 * (Math.ceil(month / 12) - 1)),
+          key: 'net_cash_movement',
+        });
+        expect(net.inputs.find((i) => i.key === key)?.source).toBe('cash input');
+      }
+    }
+  });
+
+  it('refuses what it cannot explain', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    expect(() => explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'nonsense' })).toThrow(ExplainError);
+    expect(() => explain(wb, { caseIndex: 0, year: 1, period: '13', key: 'revenue' })).toThrow(ExplainError);
+    expect(() => explain(wb, { caseIndex: 0, year: 7, period: 'cy', key: 'revenue' })).toThrow(ExplainError);
+    expect(() => explain(wb, { caseIndex: 5, year: 1, period: 'cy', key: 'revenue' })).toThrow(ExplainError);
+    // A selfserve row in a saas plan.
+    expect(() => explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'registration' })).toThrow(ExplainError);
+  });
+});

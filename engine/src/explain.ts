@@ -1,0 +1,431 @@
+/**
+ * Explains a number of the plan: the formula HyperFormula holds for its cell, in words, and the value of every cell
+ * and named input that formula reads (its precedents), each with where it comes from. Everything is read from the
+ * plan's workbook; nothing here restates the model.
+ */
+import { ASSUMPTION_ROWS, assumptionRow, PLAN_NAMES, PLAN_SHEET, type PlanName } from './compile/assumptions';
+import type { CaseLayout, CompiledWorkbook } from './compile/index';
+import { ASSUMPTION_PREFIX, explainTarget, type PeriodOfYear, parseExplainPeriod } from './explainKeys';
+import { type ExplainLanguage, ExplainWords } from './explainLabels';
+import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn, yearOf } from './layout';
+import type { PlanWorkbook, Value } from './workbook';
+
+export type ExplainSource = 'formula' | 'assumption' | 'default' | 'actual' | 'cash input';
+export type ExplainView = 'estimate' | 'actual';
+
+/** One figure the explained formula reads. */
+export interface ExplainInput {
+  label: string;
+  /** A period-sheet row (`mrr`), `assumption.<key>`, `plan.<name>` or `daily.<metric>`. */
+  key: string;
+  /** The plan year of the input; null for the plan's own inputs. */
+  year: number | null;
+  /** `1`..`12`, `q1`..`q4` or `cy`; null for the plan's own inputs. */
+  period: string | null;
+  value: Value;
+  source: ExplainSource;
+  /** Whether the input is itself computed, so that it has an explanation of its own. */
+  explainable: boolean;
+  /** Set when the input is read in the estimate while the actual view was asked (a forecast month, a revision). */
+  view?: 'estimate';
+}
+
+export interface Explanation {
+  label: string;
+  value: Value;
+  /** The formula in words: "Revenue = MRR + Professional services". */
+  formula: string;
+  inputs: ExplainInput[];
+}
+
+export interface ExplainRequest {
+  caseIndex: number;
+  year: number;
+  /** `1`..`12`, `q1`..`q4` or `cy`. */
+  period: string;
+  key: string;
+  view?: ExplainView;
+  language?: ExplainLanguage;
+}
+
+export interface CellAddress {
+  sheet: string;
+  row: number;
+  column: number;
+}
+
+/** An explanation and the cell it was read from, with the formula as HyperFormula holds it (for checks). */
+export interface ExplainedCell {
+  explanation: Explanation;
+  cell: CellAddress;
+  /** HyperFormula's formula of the cell; undefined for a value. */
+  expression: string | undefined;
+  /** The input read from a cell of the formula, or from one of its named expressions. */
+  inputAt: (cell: CellAddress) => ExplainInput | undefined;
+  inputNamed: (name: string) => ExplainInput | undefined;
+}
+
+/** A request explain cannot answer: an unknown key, a period that does not exist, a case the plan does not have. */
+export class ExplainError extends Error {
+  override readonly name = 'ExplainError';
+}
+
+type SheetRole =
+  | { kind: 'period'; layout: CaseLayout; view: ExplainView }
+  | { kind: 'assumptions'; layout: CaseLayout }
+  | { kind: 'daily'; layout: CaseLayout }
+  | { kind: 'plan' };
+
+interface Index {
+  sheets: Map<string, SheetRole>;
+  /** Input path of every recorded input cell, by `sheet!row!column`. */
+  inputs: Map<string, string>;
+}
+
+const indexes = new WeakMap<CompiledWorkbook, Index>();
+const cellKey = (c: CellAddress) => `${c.sheet}!${c.row}!${c.column}`;
+
+function indexOf(compiled: CompiledWorkbook): Index {
+  const cached = indexes.get(compiled);
+  if (cached) return cached;
+  const sheets = new Map<string, SheetRole>([[PLAN_SHEET, { kind: 'plan' }]]);
+  for (const layout of compiled.cases) {
+    sheets.set(layout.sheets.estimate, { kind: 'period', layout, view: 'estimate' });
+    if (layout.sheets.actual) sheets.set(layout.sheets.actual, { kind: 'period', layout, view: 'actual' });
+    sheets.set(layout.sheets.assumptions, { kind: 'assumptions', layout });
+    if (layout.sheets.daily) sheets.set(layout.sheets.daily, { kind: 'daily', layout });
+  }
+  const inputs = new Map<string, string>();
+  for (const [path, cells] of compiled.inputCells) for (const cell of cells) inputs.set(cellKey(cell), path);
+  const index = { sheets, inputs };
+  indexes.set(compiled, index);
+  return index;
+}
+
+/** Year and period text of every period column. */
+const COLUMN_PERIODS = new Map<number, { year: number; period: string }>(
+  ALL_PERIODS.map((p) => [
+    periodColumn(p),
+    { year: p.year, period: p.kind === 'month' ? String(p.month) : p.kind === 'quarter' ? `q${p.quarter}` : 'cy' },
+  ]),
+);
+
+const columnOf = (p: PeriodOfYear) =>
+  p.kind === 'month' ? monthColumn(p.t) : p.kind === 'quarter' ? quarterColumn(p.year, p.quarter) : yearColumn(p.year);
+
+/** Plan inputs the user sets (the rest are the model's constants). */
+const STORED_PLAN_NAMES = new Set<string>([
+  'template',
+  'currency',
+  'target_arr',
+  'period',
+  'plan_arpa',
+  'start_year',
+  'start_month',
+]);
+
+/**
+ * The explanation of one number: a row of a case's estimate or actual view in a period of a plan year, or a per-year
+ * assumption (`assumption.<key>`, any period).
+ * @throws {ExplainError} for a key, period or case the plan does not have
+ */
+export function explain(wb: PlanWorkbook, request: ExplainRequest): Explanation {
+  return explainCell(wb, request).explanation;
+}
+
+/** `explain` with the cell it read and the way back from a cell of the formula to its input. */
+export function explainCell(wb: PlanWorkbook, request: ExplainRequest): ExplainedCell {
+  const compiled = wb.layout;
+  const layout = compiled.cases[request.caseIndex];
+  if (!layout) throw new ExplainError(`the plan has no case ${request.caseIndex}`);
+  const target = explainTarget(request.key);
+  if (!target) throw new ExplainError(`nothing to explain under ${request.key}`);
+  const period = parseExplainPeriod(request.year, request.period);
+  if (!period) throw new ExplainError(`no period ${request.period} in year ${request.year}`);
+  const view = request.view ?? 'estimate';
+  const words = new ExplainWords(request.language ?? 'en', wb.plan.template, {
+    year: wb.plan.start_year,
+    month: wb.plan.start_month,
+  });
+  const index = indexOf(compiled);
+
+  let cell: CellAddress;
+  let label: string;
+  let asked: { year: number; period: string };
+  if (target.kind === 'assumption') {
+    cell = { sheet: layout.sheets.assumptions, row: assumptionRow(target.key), column: period.year };
+    label = words.assumption(target.key);
+    asked = { year: period.year, period: 'cy' };
+  } else {
+    const row = layout.rowOf[target.row];
+    if (row === undefined) throw new ExplainError(`the ${wb.plan.template} template has no ${request.key}`);
+    const column = columnOf(period);
+    const sheet = view === 'actual' ? (layout.sheets.actual ?? layout.sheets.estimate) : layout.sheets.estimate;
+    cell = { sheet, row, column };
+    // A month the actual view takes from the plan as it is: its explanation is the plan's.
+    const passThrough = `=${a1(row, column, layout.sheets.estimate)}`;
+    if (sheet !== layout.sheets.estimate && wb.content(sheet, row, column) === passThrough) {
+      cell = { sheet: layout.sheets.estimate, row, column };
+    }
+    label = words.row(target.row);
+    asked = { year: period.year, period: request.period };
+  }
+  const explainedView = index.sheets.get(cell.sheet);
+  const inActual = explainedView?.kind === 'period' && explainedView.view === 'actual';
+
+  const describe = (c: CellAddress): ExplainInput => {
+    const role = index.sheets.get(c.sheet);
+    const value = wb.value(c.sheet, c.row, c.column);
+    const content = wb.content(c.sheet, c.row, c.column);
+    const isFormula = typeof content === 'string' && content.startsWith('=');
+    const suffix = (parts: (string | undefined)[]) => {
+      const shown = parts.filter((p): p is string => Boolean(p));
+      return shown.length > 0 ? ` (${shown.join(', ')})` : '';
+    };
+    if (role?.kind === 'period') {
+      const key = Object.keys(role.layout.rowOf).find((k) => role.layout.rowOf[k] === c.row) ?? '';
+      const at = COLUMN_PERIODS.get(c.column) ?? { year: asked.year, period: 'cy' };
+      const other = at.year !== asked.year || at.period !== asked.period;
+      const planInActual = inActual && role.view === 'estimate';
+      const path = index.inputs.get(cellKey(c));
+      const stored = path !== undefined && storedInput(wb, path);
+      const source: ExplainSource = stored
+        ? path.split('/')[1] === 'cash'
+          ? 'cash input'
+          : 'actual'
+        : isFormula
+          ? 'formula'
+          : 'default';
+      return {
+        label: `${words.row(key)}${suffix([planInActual ? words.phrases.plan : undefined, other ? words.period(at.year, at.period) : undefined])}`,
+        key,
+        year: at.year,
+        period: at.period,
+        value,
+        source,
+        explainable: isFormula,
+        ...(planInActual ? { view: 'estimate' as const } : {}),
+      };
+    }
+    if (role?.kind === 'assumptions') {
+      const key = ASSUMPTION_ROWS[c.row - 1]?.key ?? '';
+      const caseInput = key === 'case_rate' || key === 'growth_multiple';
+      const stored = caseInput
+        ? content !== null
+        : key in (wb.plan.cases[role.layout.index]?.years[String(c.column)] ?? {});
+      return {
+        label: `${words.assumption(key)}${suffix([c.column !== asked.year ? words.period(c.column, 'cy') : undefined])}`,
+        key: `${ASSUMPTION_PREFIX}${key}`,
+        year: c.column,
+        period: 'cy',
+        value,
+        source: stored ? 'assumption' : 'default',
+        explainable: isFormula,
+      };
+    }
+    if (role?.kind === 'daily') {
+      const metric = String(wb.content(c.sheet, 0, c.column) ?? '');
+      const t = Number(wb.content(c.sheet, c.row, 1));
+      const date = String(wb.content(c.sheet, c.row, 0) ?? '');
+      return {
+        label: `${words.daily(metric)} (${date})`,
+        key: `daily.${metric}`,
+        year: yearOf(t),
+        period: String(t - 12 * (yearOf(t) - 1)),
+        value,
+        source: 'actual',
+        explainable: false,
+      };
+    }
+    const name = PLAN_NAMES[c.row - 1] ?? 'template';
+    return planInput(name, value);
+  };
+  const planInput = (name: PlanName, value: Value): ExplainInput => ({
+    label: words.plan(name),
+    key: `plan.${name}`,
+    year: null,
+    period: null,
+    value,
+    source: STORED_PLAN_NAMES.has(name) ? 'assumption' : 'default',
+    explainable: false,
+  });
+
+  const { formula: expression, cells } = wb.precedents(cell.sheet, cell.row, cell.column);
+  const byCell = new Map<string, ExplainInput>();
+  const byName = new Map<string, ExplainInput>();
+  const inputs: ExplainInput[] = [];
+  for (const group of cells) {
+    for (const c of group) {
+      const k = cellKey(c);
+      if (byCell.has(k)) continue;
+      const input = describe(c);
+      byCell.set(k, input);
+      inputs.push(input);
+    }
+  }
+  const tokens = expression ? formulaTokens(expression) : [];
+  for (const token of tokens) {
+    if (token.kind !== 'name' || byName.has(token.text)) continue;
+    const caseRate = /^case(\d+)_rate$/.exec(token.text);
+    let input: ExplainInput | undefined;
+    if (caseRate) {
+      const other = compiled.cases[Number(caseRate[1]) - 1];
+      if (other) input = describe({ sheet: other.sheets.assumptions, row: assumptionRow('case_rate'), column: 1 });
+    } else if ((PLAN_NAMES as readonly string[]).includes(token.text)) {
+      input = planInput(token.text as PlanName, wb.namedValue(token.text));
+    }
+    if (!input) continue;
+    byName.set(token.text, input);
+    inputs.push(input);
+  }
+
+  const value = wb.value(cell.sheet, cell.row, cell.column);
+  const render = (token: Token): string => {
+    if (token.kind === 'ref') {
+      const range = parseRef(token.text, cell.sheet);
+      const first = byCell.get(cellKey(range.start));
+      const last = byCell.get(cellKey(range.end));
+      if (!first) return token.text;
+      if (!last || last === first) return first.label;
+      return `${first.label} … ${last.label}`;
+    }
+    if (token.kind === 'name') return byName.get(token.text)?.label ?? token.text;
+    if (token.kind === 'function') return words.fn(token.text);
+    if (token.kind === 'string') return token.text === '""' ? words.phrases.blank : token.text;
+    return token.text;
+  };
+  const formula = expression
+    ? `${label} = ${inWords(tokens.slice(1), render, words.phrases.blankNote)}`
+    : `${label} = ${value === null ? words.phrases.blank : String(value)}`;
+  return {
+    explanation: { label, value, formula, inputs },
+    cell,
+    expression,
+    inputAt: (c) => byCell.get(cellKey(c)),
+    inputNamed: (name) => byName.get(name),
+  };
+}
+
+/** Whether the plan stores the monthly input of a path (`0/cash/5/other`, `1/actuals/3/cogs`). */
+function storedInput(wb: PlanWorkbook, path: string): boolean {
+  const [caseIndex, group, t, key] = path.split('/');
+  const c = wb.plan.cases[Number(caseIndex)];
+  if (!c || !key || !t) return false;
+  const record = (group === 'cash' ? c.cash[t] : c.actuals[t]) as Record<string, unknown> | undefined;
+  return record?.[key] !== undefined;
+}
+
+export interface Token {
+  kind: 'string' | 'ref' | 'function' | 'number' | 'name' | 'op' | 'space';
+  text: string;
+}
+
+const TOKEN_PATTERNS: [Token['kind'], RegExp][] = [
+  ['space', /\s+/y],
+  ['string', /"(?:[^"]|"")*"/y],
+  ['ref', /(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_.]+)!)?\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?(?![A-Za-z0-9_(])/y],
+  ['function', /[A-Za-z][A-Za-z0-9.]*(?=\()/y],
+  ['number', /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y],
+  ['name', /[A-Za-z_][A-Za-z0-9_.]*/y],
+  ['op', /<=|>=|<>|[-+*/^&=<>(),;:{}%]/y],
+];
+
+/** The tokens of a formula (its leading "=" is the first token). */
+export function formulaTokens(formula: string): Token[] {
+  const tokens: Token[] = [];
+  let at = 0;
+  outer: while (at < formula.length) {
+    for (const [kind, pattern] of TOKEN_PATTERNS) {
+      pattern.lastIndex = at;
+      const m = pattern.exec(formula);
+      if (m && m[0].length > 0) {
+        if (kind !== 'space') tokens.push({ kind, text: m[0] });
+        at += m[0].length;
+        continue outer;
+      }
+    }
+    throw new ExplainError(`cannot read the formula ${formula}`);
+  }
+  return tokens;
+}
+
+const letterIndex = (letters: string) => [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+
+/** The first and last cell of a reference token (the same cell for a single reference). */
+export function parseRef(text: string, defaultSheet: string): { start: CellAddress; end: CellAddress } {
+  const bang = text.lastIndexOf('!');
+  const sheet =
+    bang < 0
+      ? defaultSheet
+      : text
+          .slice(0, bang)
+          .replace(/^'(.*)'$/, '$1')
+          .replace(/''/g, "'");
+  const [from, to] = text.slice(bang + 1).split(':');
+  const address = (a: string): CellAddress => {
+    const m = /^\$?([A-Z]+)\$?(\d+)$/.exec(a);
+    if (!m) throw new ExplainError(`cannot read the reference ${text}`);
+    return { sheet, row: Number(m[2]) - 1, column: letterIndex(m[1] ?? 'A') };
+  };
+  const start = address(from ?? '');
+  return { start, end: to ? address(to) : start };
+}
+
+const OPERATOR_WORDS: Record<string, string> = { '*': '×', '/': '÷', '<=': '≤', '>=': '≥', '<>': '≠' };
+
+/**
+ * The tokens (without the leading "=") in words. A ratio the workbook leaves blank when it cannot be computed
+ * (`IFERROR(x,"")`, or the same behind a test for blank parts) reads as its ratio and a note.
+ */
+function inWords(tokens: Token[], render: (token: Token) => string, blankNote: string): string {
+  const guarded = unguard(tokens);
+  const body = guarded ?? tokens;
+  let out = '';
+  let previous: Token | undefined;
+  for (const token of body) {
+    if (token.kind === 'op') {
+      const unary =
+        (token.text === '-' || token.text === '+') && (!previous || (previous.kind === 'op' && previous.text !== ')'));
+      if (token.text === '(' || token.text === ')') out += token.text;
+      else if (token.text === ',' || token.text === ';') out += ', ';
+      else if (token.text === ':') out += '…';
+      else if (unary) out += token.text;
+      else out += ` ${OPERATOR_WORDS[token.text] ?? token.text} `;
+    } else out += render(token);
+    previous = token;
+  }
+  return guarded ? `${out}${blankNote}` : out;
+}
+
+/** The ratio inside `IFERROR(x,"")` or `IF(OR(...),"",IFERROR(x,""))`, or undefined. */
+function unguard(tokens: Token[]): Token[] | undefined {
+  const call = (from: number, name: string): Token[][] | undefined => {
+    if (tokens[from]?.text.toUpperCase() !== name || tokens[from + 1]?.text !== '(') return undefined;
+    const args: Token[][] = [[]];
+    let depth = 0;
+    for (let i = from + 2; i < tokens.length; i++) {
+      const t = tokens[i] as Token;
+      if (t.kind === 'op' && t.text === '(') depth++;
+      if (t.kind === 'op' && t.text === ')') {
+        if (depth === 0) return i === tokens.length - 1 ? args : undefined;
+        depth--;
+      }
+      if (depth === 0 && t.kind === 'op' && t.text === ',') args.push([]);
+      else args.at(-1)?.push(t);
+    }
+    return undefined;
+  };
+  const blank = (arg: Token[] | undefined) => arg?.length === 1 && arg[0]?.text === '""';
+  const iferror = call(0, 'IFERROR');
+  if (iferror?.length === 2 && blank(iferror[1])) return iferror[0];
+  const guardedIf = call(0, 'IF');
+  if (guardedIf?.length === 3 && blank(guardedIf[1])) {
+    const inner = guardedIf[2] ?? [];
+    if (inner[0]?.text.toUpperCase() === 'IFERROR') {
+      const last = inner.at(-1);
+      const innerArgs = last?.text === ')' && inner.at(-2)?.text === '""' && inner.at(-3)?.text === ',';
+      if (innerArgs) return inner.slice(2, -3);
+    }
+  }
+  return undefined;
+}
