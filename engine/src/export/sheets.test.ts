@@ -13,6 +13,8 @@ describe('sheetsGrid', () => {
   let wb: PlanWorkbook;
   let grid: SheetsGrid;
 
+  const workbookSheets = (g: SheetsGrid) => g.sheets.filter((s) => wb.sheetNames().includes(s.title));
+
   beforeAll(() => {
     wb = PlanWorkbook.build(plan('saas-jpy-t2d3.json'), { asOf: { year: 2026, month: 9 } });
     grid = sheetsGrid(wb);
@@ -21,8 +23,10 @@ describe('sheetsGrid', () => {
 
   it('has one sheet per workbook sheet, cell for cell, with a frozen header row and label column', () => {
     expect(grid.title).toBe('Demo SaaS');
-    expect(grid.sheets.map((s) => s.title)).toEqual(wb.sheetNames());
-    for (const s of grid.sheets) {
+    // The workbook's sheets, then the case's actual-inputs sheet (frozen at its key column).
+    expect(grid.sheets.map((s) => s.title)).toEqual([...wb.sheetNames(), 'C1 Actuals']);
+    expect(grid.sheets.at(-1)?.frozenColumnCount).toBe(2);
+    for (const s of workbookSheets(grid)) {
       const cells = wb.grid(s.title);
       expect(s.rows.length).toBe(cells.length);
       s.rows.forEach((row, r) => {
@@ -36,7 +40,7 @@ describe('sheetsGrid', () => {
 
   it('carries each formula as the workbook holds it, beside the value the engine computed', () => {
     let formulas = 0;
-    for (const s of grid.sheets) {
+    for (const s of workbookSheets(grid)) {
       const contents = wb.grid(s.title);
       const values = wb.sheetValues(s.title);
       s.rows.forEach((row, r) => {

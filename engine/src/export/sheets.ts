@@ -5,9 +5,9 @@
  * `sheetsValueUpdate` into a `values.update` body for `valueInputOption: 'USER_ENTERED'`. No I/O here.
  */
 import type { PlanWorkbook, Value } from '../workbook';
-import { columnWidths, type FormatKind, formatPattern, sheetFormats } from './formats';
+import { columnWidths, type FormatKind, formatPattern } from './formats';
+import { type ExportSheetsOptions, exportSheets } from './linked';
 import { parseReference, quoteSheet } from './references';
-import { userText } from './userText';
 
 /** The `numberFormat` of a Sheets `CellFormat`. */
 export interface SheetsNumberFormat {
@@ -33,6 +33,8 @@ export interface SheetsSheet {
   frozenColumnCount: number;
   /** Column widths in pixels. */
   columnWidths: number[];
+  /** The sheet is hidden (the `Topline` sheet naming the plan). */
+  hidden?: boolean;
 }
 
 /** A named range as `AddNamedRangeRequest` takes it, with the sheet by title (the writer knows the sheet ids). */
@@ -66,35 +68,34 @@ const PADDING = 8;
  * @throws {SheetsExportError} when a named expression is not a cell or range reference.
  * @throws {FormulaError} when a formula of the workbook evaluates to an error.
  */
-export function sheetsGrid(wb: PlanWorkbook): SheetsGrid {
-  const sheets = wb.sheetNames().map((title): SheetsSheet => {
-    const grid = wb.grid(title);
-    const values = wb.sheetValues(title);
-    const formatOf = sheetFormats(wb.layout, title);
-    const textOf = userText(wb.layout, wb.plan, title);
-    const rows = grid.map((row, r) =>
-      row.map((content, c): SheetsCell => {
-        const kind = content === null ? undefined : formatOf(r, c);
-        const numberFormat = kind ? sheetsNumberFormat(kind, wb) : undefined;
-        const text = textOf(r, c);
-        const cell: SheetsCell =
-          text !== undefined
-            ? { value: text }
-            : typeof content === 'string' && content.startsWith('=')
-              ? { formula: content, value: values[r]?.[c] ?? null }
-              : { value: content };
-        if (numberFormat) cell.numberFormat = numberFormat;
-        return cell;
-      }),
-    );
-    return {
-      title,
-      rows,
-      frozenRowCount: 1,
-      frozenColumnCount: 1,
-      columnWidths: columnWidths(grid, values, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
-    };
-  });
+export function sheetsGrid(wb: PlanWorkbook, options: ExportSheetsOptions = {}): SheetsGrid {
+  const sheets = exportSheets(wb, options).map(
+    ({ name: title, grid, values, formatOf, textOf, frozenColumns, hidden }): SheetsSheet => {
+      const rows = grid.map((row, r) =>
+        row.map((content, c): SheetsCell => {
+          const kind = content === null ? undefined : formatOf(r, c);
+          const numberFormat = kind ? sheetsNumberFormat(kind, wb) : undefined;
+          const text = textOf(r, c);
+          const cell: SheetsCell =
+            text !== undefined
+              ? { value: text }
+              : typeof content === 'string' && content.startsWith('=')
+                ? { formula: content, value: values[r]?.[c] ?? null }
+                : { value: content };
+          if (numberFormat) cell.numberFormat = numberFormat;
+          return cell;
+        }),
+      );
+      return {
+        title,
+        rows,
+        frozenRowCount: 1,
+        frozenColumnCount: frozenColumns,
+        columnWidths: columnWidths(grid, values, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
+        ...(hidden ? { hidden } : {}),
+      };
+    },
+  );
   const namedRanges = wb.layout.names.map(({ name, expression }): SheetsNamedRange => {
     const ref = parseReference(expression);
     if (!ref) throw new SheetsExportError(`the name ${name} is not a cell or range reference: ${expression}`);
@@ -125,6 +126,7 @@ export type SheetsRequest =
           sheetId: number;
           title: string;
           gridProperties: { rowCount: number; columnCount: number; frozenRowCount: number; frozenColumnCount: number };
+          hidden?: boolean;
         };
         fields: string;
       };
@@ -186,8 +188,9 @@ export function sheetsBatchRequests(grid: SheetsGrid, sheetIds: Record<string, n
           frozenRowCount: s.frozenRowCount,
           frozenColumnCount: s.frozenColumnCount,
         },
+        ...(s.hidden ? { hidden: true } : {}),
       },
-      fields: 'title,gridProperties(rowCount,columnCount,frozenRowCount,frozenColumnCount)',
+      fields: `title,gridProperties(rowCount,columnCount,frozenRowCount,frozenColumnCount)${s.hidden ? ',hidden' : ''}`,
     },
   }));
   for (const n of grid.namedRanges) {

@@ -1,17 +1,17 @@
 /**
- * The XLSX export (MODEL.md section 8): every sheet of the plan's workbook with its formulas, the workbook-level
- * defined names, number formats, a frozen label column and header row. Each formula also carries the engine's value
+ * The XLSX export (MODEL.md section 8): every sheet of the plan's workbook with its formulas, one actual-inputs sheet
+ * per case that the Actual sheets read (`linked.ts`), the hidden sheet naming the plan, the workbook-level defined names, number formats, a frozen label column and header row. Each formula also carries the engine's value
  * as its cached result, so a reader that does not recalculate still shows the plan; Excel and LibreOffice recalculate
  * from the formulas. Pure: returns the file's bytes, so the same code runs in Node and in the browser.
  */
 import ExcelJS from 'exceljs';
 import { columnLetter } from '../layout';
 import type { PlanWorkbook, Value } from '../workbook';
-import { columnWidths, formatPattern, sheetFormats } from './formats';
+import { columnWidths, formatPattern } from './formats';
+import { type ExportSheetsOptions, exportSheets } from './linked';
 import { parseReference, quoteSheet } from './references';
-import { userText } from './userText';
 
-export interface XlsxOptions {
+export interface XlsxOptions extends ExportSheetsOptions {
   /**
    * Write the engine's values as the formulas' cached results (default true). Without them a reader must recalculate
    * to show anything, which is how the tests prove that the formulas alone reproduce the plan.
@@ -37,12 +37,11 @@ export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): P
   // Ask Excel to recalculate on open; the formulas are the source of truth.
   book.calcProperties.fullCalcOnLoad = true;
 
-  for (const name of wb.sheetNames()) {
-    const grid = wb.grid(name);
-    const values = wb.sheetValues(name);
-    const formatOf = sheetFormats(wb.layout, name);
-    const textOf = userText(wb.layout, wb.plan, name);
-    const sheet = book.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 1, ySplit: 1 }] });
+  for (const { name, grid, values, formatOf, textOf, frozenColumns, hidden } of exportSheets(wb, options)) {
+    const sheet = book.addWorksheet(name, {
+      views: [{ state: 'frozen', xSplit: frozenColumns, ySplit: 1 }],
+      ...(hidden ? { state: 'hidden' as const } : {}),
+    });
     columnWidths(grid, values, textOf).forEach((width, c) => {
       sheet.getColumn(c + 1).width = width;
     });

@@ -1,0 +1,151 @@
+/**
+ * The sheets the spreadsheet exports write: the plan's workbook as compiled, with each entered actual of the Actual
+ * sheets turned into a reference to its cell in the case's actual-inputs sheet (so a number typed there recomputes
+ * the workbook), the actual-inputs sheets themselves, and, when the plan's id is given, the hidden `Topline` sheet
+ * that names the plan for the import.
+ */
+import { compilePlan, type Grid } from '../compile/index';
+import { a1 } from '../layout';
+import type { ActualKey, PlanFile } from '../schema';
+import type { PlanWorkbook, Value } from '../workbook';
+import {
+  actualInputColumn,
+  actualInputRows,
+  actualInputsGrid,
+  actualInputsSheetName,
+  PLAN_MARKER_SHEET,
+  planMarkerGrid,
+} from './actualInputs';
+import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
+import { quoteSheet } from './references';
+import { type UserTextOf, userText } from './userText';
+
+export interface ExportSheet {
+  name: string;
+  /** Cell contents: numbers, text, formulas starting with '='. */
+  grid: Grid;
+  /** The engine's value of each cell (a constant's own value). */
+  values: Value[][];
+  formatOf: CellFormatOf;
+  textOf: UserTextOf;
+  frozenColumns: number;
+  hidden?: boolean;
+}
+
+export interface ExportSheetsOptions {
+  /** The plan's id, written into the hidden `Topline` sheet that the import checks. */
+  planId?: string | number;
+}
+
+/** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
+export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
+  const linked = linkedActualCells(wb);
+  const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
+    const grid = wb.grid(name).map((row) => row.slice());
+    for (const { row, column, formula } of linked.get(name) ?? []) {
+      const r = grid[row];
+      if (r) r[column] = formula;
+    }
+    return {
+      name,
+      grid,
+      values: wb.sheetValues(name),
+      formatOf: sheetFormats(wb.layout, name),
+      textOf: userText(wb.layout, wb.plan, name),
+      frozenColumns: 1,
+    };
+  });
+  wb.plan.cases.forEach((_, caseIndex) => {
+    const grid = actualInputsGrid(wb.plan, caseIndex);
+    sheets.push({
+      name: actualInputsSheetName(caseIndex),
+      grid,
+      values: grid,
+      formatOf: actualInputsFormats(wb.plan),
+      textOf: () => undefined,
+      frozenColumns: 2,
+    });
+  });
+  if (options.planId !== undefined) {
+    const grid = planMarkerGrid(options.planId);
+    sheets.push({
+      name: PLAN_MARKER_SHEET,
+      grid,
+      values: grid,
+      formatOf: () => undefined,
+      textOf: () => undefined,
+      frozenColumns: 0,
+      hidden: true,
+    });
+  }
+  return sheets;
+}
+
+function actualInputsFormats(plan: PlanFile): CellFormatOf {
+  const keyOf = new Map(Object.entries(actualInputRows(plan.template)).map(([k, r]) => [r, k as ActualKey]));
+  return (row, column) => {
+    const key = keyOf.get(row);
+    return key && column >= 2 ? inputFormat(key) : undefined;
+  };
+}
+
+function inputFormat(key: ActualKey): FormatKind {
+  switch (key) {
+    case 'session':
+    case 'lead':
+    case 'meeting':
+    case 'registration':
+    case 'order':
+    case 'churn':
+    case 'employees':
+      return 'whole';
+    default:
+      return 'money';
+  }
+}
+
+/**
+ * The Actual sheets' cells of entered actuals as formulas reading the actual-inputs sheet: the entered value, or when
+ * the cell there is empty what the month holds without it (0, the plan's ARPA or head count, the daily entries' sum,
+ * the chained beginning balance), taken from the same plan compiled without its actual values.
+ */
+function linkedActualCells(wb: PlanWorkbook): Map<string, { row: number; column: number; formula: string }[]> {
+  const plan = wb.plan;
+  const stripped: PlanFile = {
+    ...plan,
+    cases: plan.cases.map((c) => ({
+      ...c,
+      actuals: Object.fromEntries(Object.entries(c.actuals).map(([t, a]) => [t, { status: a.status ?? 'ACT' }])),
+    })),
+  };
+  const layout = wb.layout;
+  const bare = compilePlan(stripped, { asOf: calendarMonth(plan, layout.asOfMonth) });
+  const rowsByTemplate = actualInputRows(plan.template);
+  const out = new Map<string, { row: number; column: number; formula: string }[]>();
+  for (const [path, cells] of layout.inputCells) {
+    const [caseText, group, tText, key] = path.split('/');
+    if (group !== 'actuals' || key === undefined) continue;
+    const inputRow = rowsByTemplate[key];
+    if (inputRow === undefined) continue;
+    const ref = `${quoteSheet(actualInputsSheetName(Number(caseText)))}!${a1(inputRow, actualInputColumn(Number(tText)))}`;
+    for (const cell of cells) {
+      const fallback = bare.sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
+      const otherwise =
+        typeof fallback === 'number'
+          ? String(fallback)
+          : typeof fallback === 'string' && fallback.startsWith('=')
+            ? fallback.slice(1)
+            : '""';
+      const list = out.get(cell.sheet) ?? [];
+      list.push({ row: cell.row, column: cell.column, formula: `=IF(${ref}="",${otherwise},${ref})` });
+      out.set(cell.sheet, list);
+    }
+  }
+  return out;
+}
+
+/** The calendar month of plan month t, for any t (before the plan's start too). */
+function calendarMonth(plan: PlanFile, t: number): { year: number; month: number } {
+  const n = plan.start_month - 1 + t - 1;
+  return { year: plan.start_year + Math.floor(n / 12), month: (((n % 12) + 12) % 12) + 1 };
+}
