@@ -1,12 +1,12 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useLocation, useNavigate } from 'react-router';
 import { configureClient, getToken } from './api/client';
 import { runtimeConfig } from './config';
 import { currentLanguage } from './i18n';
 import { NoticeProvider, useNotice } from './notices';
 import { LandingPage } from './pages/landing/LandingPage';
-import { SessionProvider, useSession } from './session';
+import { type LoginState, SessionProvider, useSession } from './session';
 import { Loading } from './shell/Loading';
 
 const LoginPage = lazy(() => import('./pages/LoginPage'));
@@ -17,18 +17,26 @@ const CreatePage = lazy(() => import('./wizard/CreatePage'));
 const PlanShell = lazy(() => import('./shell/PlanShell'));
 const GoogleDriveCallback = lazy(() => import('./screens/GoogleDriveCallback'));
 
-/** Wires the API client to the router (401 -> Login) and to the notice area. */
+/**
+ * Wires the API client to the router and to the notice area. A 401 (the token expired or was revoked) sends the user
+ * to Login with where they were, to go back there after signing in again.
+ */
 function ClientWiring() {
   const navigate = useNavigate();
   const notify = useNotice();
   const { t } = useTranslation();
+  const { expire } = useSession();
   useEffect(() => {
     configureClient({
-      onUnauthorized: () => navigate('/login', { replace: true }),
+      onUnauthorized: () => {
+        const from = `${window.location.pathname}${window.location.search}`;
+        expire(from);
+        navigate('/login', { replace: true, state: { from } satisfies LoginState });
+      },
       onNotice: notify,
       translate: (key) => t(key),
     });
-  }, [navigate, notify, t]);
+  }, [navigate, notify, t, expire]);
   return null;
 }
 
@@ -59,7 +67,10 @@ function PageEffects() {
   return null;
 }
 
-/** Anonymous visitors go Home; the session is re-read before each navigation inside. */
+/**
+ * Anonymous visitors go Home; a session that ended mid-way (a 401) goes to Login, remembering where the user was. The
+ * session is re-read before each navigation inside.
+ */
 function RequireAuth({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const session = useSession();
@@ -68,9 +79,12 @@ function RequireAuth({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (hasToken && pathname) void refresh();
   }, [hasToken, pathname, refresh]);
-  if (!hasToken) return <Navigate to="/" replace />;
+  const toLogin = session.expiredFrom !== null;
+  const login = <Navigate to="/login" replace state={{ from: session.expiredFrom ?? '/' } satisfies LoginState} />;
+  if (!hasToken) return toLogin ? login : <Navigate to="/" replace />;
   if (!session.loaded) return <Loading />;
-  if (!session.user) return <Navigate to={session.failed ? '/500' : '/'} replace />;
+  if (!session.user)
+    return session.failed ? <Navigate to="/500" replace /> : toLogin ? login : <Navigate to="/" replace />;
   return <>{children}</>;
 }
 
@@ -128,16 +142,25 @@ export function AppRoutes() {
   );
 }
 
-export function App() {
+function Root() {
   return (
-    <BrowserRouter>
-      <NoticeProvider>
-        <SessionProvider>
-          <ClientWiring />
-          <PageEffects />
-          <AppRoutes />
-        </SessionProvider>
-      </NoticeProvider>
-    </BrowserRouter>
+    <NoticeProvider>
+      <SessionProvider>
+        <ClientWiring />
+        <PageEffects />
+        <AppRoutes />
+      </SessionProvider>
+    </NoticeProvider>
   );
+}
+
+/**
+ * A data router whose one splat route holds the app's own route table (`AppRoutes`): the routes stay where they are,
+ * and screens can ask before leaving with unsaved edits (`useBlocker` needs a data router).
+ */
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+
+export function App() {
+  router ??= createBrowserRouter([{ path: '*', element: <Root /> }]);
+  return <RouterProvider router={router} />;
 }

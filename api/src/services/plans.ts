@@ -62,14 +62,13 @@ export async function requireRoomForPlan(trx: Db, userId: number, today: Date): 
 export async function createPlan(db: Db, user: UserRow, input: PlanCreate, icon: Icon | null, today: Date) {
   return db.transaction(async (trx) => {
     await requireRoomForPlan(trx, user.id, today);
-    await trx('users').where({ id: user.id }).update({
-      name: input.name,
-      company_name: input.company_name,
-      position: input.position,
-      employees: input.employees,
-      stage: input.stage,
-      updated_at: trx.fn.now(),
-    });
+    // The profile choices are optional on this call: one left out (empty) keeps what the profile holds.
+    const choices = Object.fromEntries(
+      (['position', 'employees', 'stage'] as const).filter((key) => input[key] !== '').map((key) => [key, input[key]]),
+    );
+    await trx('users')
+      .where({ id: user.id })
+      .update({ name: input.name, company_name: input.company_name, ...choices, updated_at: trx.fn.now() });
     const [plan] = await trx('business_plans')
       .insert({
         owner_id: user.id,

@@ -85,7 +85,7 @@ export const EMPLOYEES = [
 
 export const STAGES = [
   { value: 'pre-founding', label: 'prefounding' },
-  { value: 'angel-seed', label: 'seed' },
+  { value: 'angel/seed', label: 'seed' },
   { value: 'series-a-b', label: 'seriesAB' },
   { value: 'series-c+', label: 'seriesC' },
   { value: 'listed', label: 'listed' },

@@ -1,8 +1,9 @@
 import type { SignupAuthStatus } from '@topline/contract';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, getToken } from '../api/client';
+import { runtimeConfig } from '../config';
 import { FieldMessage } from '../lib/FieldMessage';
 import {
   checkConfirmation,
@@ -12,7 +13,7 @@ import {
   type FieldError,
 } from '../lib/validation';
 import { useNotice } from '../notices';
-import { landingPathFor, useSession } from '../session';
+import { landingPathFor, returnPathOf, useSession } from '../session';
 import { GoogleButton } from './GoogleButton';
 import { LanguageSwitch, Logo } from './SiteChrome';
 
@@ -33,12 +34,19 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const notify = useNotice();
   const { refresh } = useSession();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  // The invitation e-mail links here with ?invited=<address>: the address is filled in and may sign up.
+  const invited = search.get('invited')?.trim() ?? '';
+  // A session that ended mid-way sends the user here with where they were, to go back there after signing in.
+  const returnTo = returnPathOf(location.state);
   const [state, setState] = useState<LoginState>('email');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(invited);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string | null>(null);
+  const [demoNeeded, setDemoNeeded] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const reset = () => {
@@ -47,6 +55,7 @@ export default function LoginPage() {
     setConfirmation('');
     setErrors({});
     setMessage(null);
+    setDemoNeeded(false);
   };
   const cancel = () => {
     reset();
@@ -55,16 +64,16 @@ export default function LoginPage() {
 
   const enter = useCallback(async () => {
     const me = await refresh();
-    navigate(landingPathFor(me?.business_plans ?? []), { replace: true });
-  }, [navigate, refresh]);
+    navigate(returnTo ?? landingPathFor(me?.business_plans ?? [], { invited: invited !== '' }), { replace: true });
+  }, [navigate, refresh, returnTo, invited]);
 
   // Someone already signed in goes straight on to their plan.
   useEffect(() => {
     if (!getToken()) return;
     void refresh().then((me) => {
-      if (me) navigate(landingPathFor(me.business_plans), { replace: true });
+      if (me) navigate(returnTo ?? landingPathFor(me.business_plans, { invited: invited !== '' }), { replace: true });
     });
-  }, [navigate, refresh]);
+  }, [navigate, refresh, returnTo, invited]);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -91,6 +100,7 @@ export default function LoginPage() {
         cant_signup: 'cant',
       };
       setMessage(null);
+      setDemoNeeded(false);
       setState(next[answer.data.status_code] ?? 'email');
     });
   };
@@ -143,9 +153,11 @@ export default function LoginPage() {
         try {
           const answer = await api.post('/user/google-auth', { credential });
           if (answer.status === 209) {
-            setMessage(t('auth.demoRequired'));
+            setMessage(null);
+            setDemoNeeded(true);
             return;
           }
+          setDemoNeeded(false);
           if (answer.status === 210) {
             setMessage(t('auth.emailUser'));
             return;
@@ -176,11 +188,22 @@ export default function LoginPage() {
       </header>
       <main className="auth-card" data-state={state}>
         <h1>{showSignUp ? t('auth.signupTitle') : state === 'forgot' ? t('auth.forgotTitle') : t('auth.title')}</h1>
+        {state === 'email' && returnTo && !message && !demoNeeded && (
+          <p className="form-message" data-test="session-ended">
+            {t('auth.sessionExpired')}
+          </p>
+        )}
+        {state === 'email' && invited !== '' && (
+          <p className="form-message" data-test="invited">
+            {t('auth.invited', { email: invited })}
+          </p>
+        )}
         {message && (
           <p className="form-message error" role="alert">
             {message}
           </p>
         )}
+        {demoNeeded && state === 'email' && <DemoRequired />}
 
         {state === 'email' && (
           <>
@@ -279,14 +302,12 @@ export default function LoginPage() {
 
         {state === 'cant' && (
           <div className="auth-info">
-            <p className="form-message error" role="alert" data-test="demo-required">
-              {t('auth.demoRequired')}
-            </p>
+            <DemoRequired />
             <div className="form-actions">
               <button type="button" className="button button-ghost" onClick={cancel}>
                 {t('common.cancel')}
               </button>
-              <Link className="button button-primary" to="/">
+              <Link className="button button-ghost" to="/">
                 {t('common.backToTop')}
               </Link>
             </div>
@@ -312,6 +333,36 @@ export default function LoginPage() {
           ← {t('common.backToTop')}
         </Link>
       </main>
+    </div>
+  );
+}
+
+/**
+ * The demo-required answer (cant_signup, or Google's 209): the message, with the booking page and the contact link
+ * in both languages (the landing page's demo button exists only in Japanese).
+ */
+function DemoRequired() {
+  const { t } = useTranslation();
+  const config = runtimeConfig();
+  return (
+    <div className="demo-required" data-test="demo-required-box">
+      <p className="form-message error" role="alert" data-test="demo-required">
+        {t('auth.demoRequired')}
+      </p>
+      <div className="form-actions">
+        <a
+          className="button button-primary"
+          href={config.demoBookingUrl}
+          target="_blank"
+          rel="noreferrer"
+          data-test="demo-booking"
+        >
+          {t('auth.bookDemo')}
+        </a>
+        <a className="button button-ghost" href={config.contactUrl} data-test="demo-contact">
+          {t('common.contact')}
+        </a>
+      </div>
     </div>
   );
 }

@@ -32,7 +32,7 @@ const computeKpi = (wb: PlanWorkbook, engine: EngineSession): AnswerAt<'/kpi/ret
 const YEARLY_SAAS = ['session', 'lead', 'meeting', 'order', 'churn', 'cumulative'];
 const YEARLY_SELF = ['session', 'registration', 'order', 'churn', 'cumulative'];
 
-type Row = { format: TableRow['format']; level?: number; digits?: number } & (
+type Row = { format: TableRow['format']; level?: number; digits?: number; source?: string } & (
   | { key: EditKey; edit: true }
   | { key: string; edit?: false }
 );
@@ -85,7 +85,11 @@ function periodRows(template: string, quarterly: boolean): Row[] {
     ...counts,
     { key: 'churn', format: 'count' },
     { key: 'churn_cvr', format: 'percent', level: 2, digits: 2 },
-    { key: template === 'saas' ? 'cumulative' : 'paid', format: 'count' },
+    // The customer count at the end of the period: "Customers", or for self-serve "Paying customers" (every customer
+    // of a self-serve plan pays; new paid sign-ups are the billing row above).
+    template === 'saas'
+      ? { key: 'cumulative', format: 'count' }
+      : { key: 'paid', source: 'cumulative', format: 'count' },
     { key: 'arpa', format: 'money' },
     { key: 'mrr', format: 'money' },
     { key: 'arr', format: 'money' },
@@ -139,7 +143,7 @@ export default function KpiScreen() {
       level: r.level ?? 1,
       ...(r.digits ? { digits: r.digits } : {}),
       values: periods.map((p) => {
-        const v = p[r.key];
+        const v = p[r.source ?? r.key];
         return typeof v === 'number' ? v : null;
       }),
     }));

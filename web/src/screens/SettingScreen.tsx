@@ -1,7 +1,7 @@
 import { FIRST_START_YEAR, lastStartYear, NAME_MAX, THEME_COLORS } from '@topline/contract';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useBlocker, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { acceptIcon } from '../lib/icon';
 import { useNotice } from '../notices';
@@ -27,6 +27,27 @@ export default function SettingScreen() {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   useScreenReady(true);
+  // Unsaved edits of the plan form (section 5): leaving the screen in the app, or closing the tab, asks first.
+  const dirty =
+    name !== plan.business_plan_name ||
+    startYear !== plan.start_year ||
+    startMonth !== plan.start_month ||
+    icon !== null;
+  const leavingOnPurpose = useRef(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty &&
+      !leavingOnPurpose.current &&
+      currentLocation.pathname !== nextLocation.pathname &&
+      // A session that ended goes to Login without asking.
+      nextLocation.pathname !== '/login',
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onUnload);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [dirty]);
   const years = Array.from(
     { length: lastStartYear(new Date()) - FIRST_START_YEAR + 1 },
     (_, i) => FIRST_START_YEAR + i,
@@ -43,6 +64,7 @@ export default function SettingScreen() {
     try {
       await api.post('/business-plan/edit', form);
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.planUpdated') });
+      setIcon(null);
       await refresh();
     } catch {
       // The client shows the server's message.
@@ -61,6 +83,8 @@ export default function SettingScreen() {
     }
   };
 
+  // After a deletion (section 4): the user's next owned plan, else Create. The shell is left before the session is
+  // read again, so it never sees its plan gone (which it answers with the 404 page); the next screen reads the session.
   const remove = async () => {
     setDeleting(false);
     try {
@@ -68,8 +92,8 @@ export default function SettingScreen() {
     } catch {
       return;
     }
-    const me = await refresh();
-    const next = (me?.business_plans ?? plans).find((p) => p.is_owner && p.business_plan_id !== planId);
+    const next = plans.find((p) => p.is_owner && p.business_plan_id !== planId);
+    leavingOnPurpose.current = true;
     navigate(next ? `/business-plans/${next.business_plan_id}/pl` : '/create', { replace: true });
   };
 
@@ -163,6 +187,15 @@ export default function SettingScreen() {
           {t('ws.setting.deletePlan')}
         </button>
       </div>
+      {blocker.state === 'blocked' && (
+        <Confirm
+          title={t('ws.setting.plan')}
+          message={t('common.discardConfirm')}
+          confirmLabel={t('ws.setting.discard')}
+          onCancel={() => blocker.reset()}
+          onConfirm={() => blocker.proceed()}
+        />
+      )}
       {deleting && (
         <Confirm
           title={t('ws.setting.deletePlan')}

@@ -1,4 +1,4 @@
-import { ARPA_RANGE, ARR_RANGE, PERIOD_RANGE, type ProfileEdit } from '@topline/contract';
+import { ARPA_RANGE, ARR_RANGE, PERIOD_RANGE, type ProfileEdit, type Range } from '@topline/contract';
 import type { Currency } from '@topline/engine/src/schema';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,18 @@ import { useNotice } from '../notices';
 import { LanguageSwitch, Logo } from '../pages/SiteChrome';
 import { useSession } from '../session';
 import { EMPTY_PROFILE, ProfileFields, profileErrors } from '../settings/ProfileFields';
-import { DEFAULT_PARAMS, engineInputOf, formatMoney, type PlanParams, planForm } from './planParams';
+import { Loading } from '../shell/Loading';
+import {
+  type AmountProblem,
+  amountRange,
+  defaultParams,
+  engineInputOf,
+  formatMoney,
+  type PlanParams,
+  planForm,
+  readAmount,
+  startingProfile,
+} from './planParams';
 import { SummaryPanel } from './SummaryPanel';
 
 /** The two-step plan creation wizard at /create. */
@@ -23,15 +34,16 @@ export default function CreatePage() {
   const { user, plans, refresh } = useSession();
   const hasProfile = Boolean(user?.name && user.company?.company_name);
   const [step, setStep] = useState<1 | 2>(hasProfile ? 2 : 1);
-  const [profile, setProfile] = useState<ProfileEdit>({
-    ...EMPTY_PROFILE,
-    name: user?.name ?? '',
-    ...user?.company,
-  });
-  const [params, setParams] = useState<PlanParams>(DEFAULT_PARAMS);
-  const [busy, setBusy] = useState(false);
-  const [allowedAtEntry] = useState(() => user?.plan.can_create_plan ?? false);
+  const [profile, setProfile] = useState<ProfileEdit>(() =>
+    startingProfile({ name: user?.name ?? '', ...user?.company }, EMPTY_PROFILE),
+  );
   const language = currentLanguage(i18n.language);
+  const [params, setParams] = useState<PlanParams>(() => defaultParams(language, new Date()));
+  // What is typed beside the ARR and ARPA sliders while it is not (yet) a value the slider takes.
+  const [typed, setTyped] = useState<Partial<Record<'arr' | 'arpa', { text: string; problem: AmountProblem }>>>({});
+  const [busy, setBusy] = useState(false);
+  // Whether the user may create another plan, read afresh on entry (a plan may just have been deleted).
+  const [allowedAtEntry, setAllowedAtEntry] = useState<boolean | null>(null);
   const templates = useMemo(() => growthTemplates(language), [language]);
 
   // Start fetching the engine while the profile step is filled in, so the summary is ready on step 2.
@@ -39,6 +51,18 @@ export default function CreatePage() {
     void import('./engineSummary');
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, on entry
+  useEffect(() => {
+    let live = true;
+    void refresh().then((me) => {
+      if (live) setAllowedAtEntry(me?.user.plan.can_create_plan ?? false);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (allowedAtEntry === null) return <Loading />;
   if (!allowedAtEntry) {
     const first = plans[0];
     return <Navigate to={first ? `/business-plans/${first.business_plan_id}/home` : '/'} replace />;
@@ -51,6 +75,7 @@ export default function CreatePage() {
   const set = <K extends keyof PlanParams>(key: K, value: PlanParams[K]) => setParams((p) => ({ ...p, [key]: value }));
 
   const changeCurrency = (currency: Currency) => {
+    setTyped({});
     setParams((p) => ({
       ...p,
       currency,
@@ -63,16 +88,27 @@ export default function CreatePage() {
     setParams((p) => ({ ...p, modelName, modelRate: modelName === 'custom' ? p.modelRate : growthRates(modelName) }));
   };
 
+  // The plan list lives in the settings modal of a plan; without a plan, back where the user came from (or Home).
   const backToList = () => {
     const first = plans[0];
-    if (!first) return;
     if (window.history.length > 1) navigate(-1);
-    else navigate(`/business-plans/${first.business_plan_id}/pl?settings=plans`);
+    else navigate(first ? `/business-plans/${first.business_plan_id}/pl?settings=plans` : '/');
   };
+
+  const typeAmount = (key: 'arr' | 'arpa', text: string) => {
+    const read = readAmount(text, amountRange(key, params.currency));
+    if ('value' in read) {
+      setTyped((current) => ({ ...current, [key]: undefined }));
+      set(key, read.value);
+    } else {
+      setTyped((current) => ({ ...current, [key]: { text, problem: read.problem } }));
+    }
+  };
+  const amountBlocked = Boolean(typed.arr || typed.arpa);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    if (planNameError || nextDisabled) return;
+    if (planNameError || nextDisabled || amountBlocked) return;
     setBusy(true);
     try {
       const answer = await api.post('/business-plan/create', planForm(profile, params));
@@ -89,6 +125,34 @@ export default function CreatePage() {
 
   const arrRange = ARR_RANGE[params.currency];
   const arpaRange = ARPA_RANGE[params.currency];
+  const amountField = (key: 'arr' | 'arpa', range: Range, label: string) => {
+    const problem = typed[key];
+    const id = `wizard-${key}-typed`;
+    return (
+      <div className="amount-typed">
+        <input
+          type="text"
+          inputMode="numeric"
+          name={`${key}_typed`}
+          aria-label={label}
+          aria-invalid={Boolean(problem)}
+          aria-describedby={problem ? `${id}-error` : undefined}
+          value={problem ? problem.text : String(params[key])}
+          onChange={(event) => typeAmount(key, event.target.value)}
+        />
+        {problem && (
+          <p className="field-error" id={`${id}-error`} role="alert" data-test={`${key}-error`}>
+            {t('wizard.amountRule', {
+              field: label,
+              min: formatMoney(params.currency, range.min),
+              max: formatMoney(params.currency, range.max),
+              step: formatMoney(params.currency, range.step),
+            })}
+          </p>
+        )}
+      </div>
+    );
+  };
 
   return (
     <div className="wizard-page">
@@ -106,11 +170,9 @@ export default function CreatePage() {
             <h1>{t('wizard.step1')}</h1>
             <ProfileFields profile={profile} onChange={setProfile} />
             <div className="form-actions">
-              {plans.length > 0 && (
-                <button type="button" className="button button-ghost" onClick={backToList}>
-                  {t('wizard.backToList')}
-                </button>
-              )}
+              <button type="button" className="button button-ghost" onClick={backToList}>
+                {t('wizard.backToList')}
+              </button>
               <button
                 type="button"
                 className="button button-primary"
@@ -165,9 +227,13 @@ export default function CreatePage() {
                     max={arrRange.max}
                     step={arrRange.step}
                     value={params.arr}
-                    onChange={(event) => set('arr', Number(event.target.value))}
+                    onChange={(event) => {
+                      setTyped((current) => ({ ...current, arr: undefined }));
+                      set('arr', Number(event.target.value));
+                    }}
                   />
                 </label>
+                {amountField('arr', arrRange, t('wizard.arrTyped'))}
                 <label className="field slider">
                   <span>
                     {t('wizard.periodLabel')} <output>{t('wizard.period', { n: params.period })}</output>
@@ -194,9 +260,13 @@ export default function CreatePage() {
                     max={arpaRange.max}
                     step={arpaRange.step}
                     value={params.arpa}
-                    onChange={(event) => set('arpa', Number(event.target.value))}
+                    onChange={(event) => {
+                      setTyped((current) => ({ ...current, arpa: undefined }));
+                      set('arpa', Number(event.target.value));
+                    }}
                   />
                 </label>
+                {amountField('arpa', arpaRange, t('wizard.arpaTyped'))}
                 <label className="field">
                   <span>{t('wizard.growth')}</span>
                   <select
@@ -281,7 +351,7 @@ export default function CreatePage() {
               <button
                 type="submit"
                 className="button button-primary"
-                disabled={busy || Boolean(planNameError) || nextDisabled}
+                disabled={busy || Boolean(planNameError) || nextDisabled || amountBlocked}
               >
                 {t('wizard.create')}
               </button>

@@ -2,8 +2,9 @@ import { COST_ITEM_NAME_MAX, type CostItemFields } from '@topline/contract';
 import { COST_CATEGORIES, type CostGroup } from '@topline/engine/src/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { afterMonth, monthInput, sanitizeNumber } from '../../format/input';
+import { monthInput, sanitizeNumber } from '../../format/input';
 import { Modal } from '../common/ui';
+import { type TermProblem, termProblem } from './term';
 
 export { COST_CATEGORIES, type CostGroup };
 
@@ -13,8 +14,9 @@ export interface CostItemDraft extends CostItemFields {
 }
 
 /**
- * Adds or edits a cost item: price at most 6 characters, years at most 4, months 1 to 12 (invalid input reverts);
- * an end before the start shows the "Input Error" and nothing is sent (working-screens.md section 5).
+ * Adds or edits a cost item: price at most 6 characters, years at most 4, months 1 to 12 (invalid input reverts).
+ * Each of the term's four boxes is labelled; a term that cannot be saved (a box not filled in, or an end before the
+ * start) shows the "Input Error" with what is wrong and nothing is sent (working-screens.md section 5).
  */
 export function CostItemForm({
   group,
@@ -37,22 +39,17 @@ export function CostItemForm({
   const [startMonth, setStartMonth] = useState(String(item?.start_month ?? defaults.month));
   const [endYear, setEndYear] = useState(String(item?.end_year ?? defaults.year + 1));
   const [endMonth, setEndMonth] = useState(String(item?.end_month ?? defaults.month));
-  const [termError, setTermError] = useState(false);
-  const complete =
-    name.trim() !== '' &&
-    price !== '' &&
-    startYear.length === 4 &&
-    endYear.length === 4 &&
-    Number(startMonth) >= 1 &&
-    Number(endMonth) >= 1;
+  const [termError, setTermError] = useState<TermProblem | null>(null);
+  const complete = name.trim() !== '' && price !== '';
 
   const submit = () => {
-    const start = { year: Number(startYear), month: Number(startMonth) };
-    const end = { year: Number(endYear), month: Number(endMonth) };
-    if (afterMonth(start, end)) {
-      setTermError(true);
+    const problem = termProblem({ startYear, startMonth, endYear, endMonth });
+    if (problem) {
+      setTermError(problem);
       return;
     }
+    const start = { year: Number(startYear), month: Number(startMonth) };
+    const end = { year: Number(endYear), month: Number(endMonth) };
     void onSubmit({
       ...(item?.cost_id !== undefined ? { cost_id: item.cost_id } : {}),
       item_title: title,
@@ -111,44 +108,60 @@ export function CostItemForm({
       <div className="ws-term">
         <fieldset className="field">
           <legend>{t('ws.cost.start')}</legend>
-          <input
-            name="start_year"
-            aria-label={t('ws.cost.startYear')}
-            value={startYear}
-            maxLength={4}
-            onChange={(e) => setStartYear(digits(e.target.value, 4))}
-          />
-          <input
-            name="start_month"
-            aria-label={t('ws.cost.startMonth')}
-            value={startMonth}
-            maxLength={2}
-            onChange={(e) => setStartMonth(monthInput(e.target.value, startMonth))}
-          />
+          <label className="ws-term-box">
+            <span>{t('ws.cost.startYear')}</span>
+            <input
+              name="start_year"
+              value={startYear}
+              maxLength={4}
+              inputMode="numeric"
+              aria-invalid={termError !== null}
+              onChange={(e) => setStartYear(digits(e.target.value, 4))}
+            />
+          </label>
+          <label className="ws-term-box">
+            <span>{t('ws.cost.startMonth')}</span>
+            <input
+              name="start_month"
+              value={startMonth}
+              maxLength={2}
+              inputMode="numeric"
+              aria-invalid={termError !== null}
+              onChange={(e) => setStartMonth(monthInput(e.target.value, startMonth))}
+            />
+          </label>
         </fieldset>
         <fieldset className="field">
           <legend>{t('ws.cost.end')}</legend>
-          <input
-            name="end_year"
-            aria-label={t('ws.cost.endYear')}
-            value={endYear}
-            maxLength={4}
-            onChange={(e) => setEndYear(digits(e.target.value, 4))}
-          />
-          <input
-            name="end_month"
-            aria-label={t('ws.cost.endMonth')}
-            value={endMonth}
-            maxLength={2}
-            onChange={(e) => setEndMonth(monthInput(e.target.value, endMonth))}
-          />
+          <label className="ws-term-box">
+            <span>{t('ws.cost.endYear')}</span>
+            <input
+              name="end_year"
+              value={endYear}
+              maxLength={4}
+              inputMode="numeric"
+              aria-invalid={termError !== null}
+              onChange={(e) => setEndYear(digits(e.target.value, 4))}
+            />
+          </label>
+          <label className="ws-term-box">
+            <span>{t('ws.cost.endMonth')}</span>
+            <input
+              name="end_month"
+              value={endMonth}
+              maxLength={2}
+              inputMode="numeric"
+              aria-invalid={termError !== null}
+              onChange={(e) => setEndMonth(monthInput(e.target.value, endMonth))}
+            />
+          </label>
         </fieldset>
       </div>
       {termError && (
         <div className="ws-input-error" role="alert" data-test="term-error">
           <strong>{t('ws.cost.inputError')}</strong>
-          <p>{t('ws.cost.termError')}</p>
-          <button type="button" className="button button-small" onClick={() => setTermError(false)}>
+          <p>{t(termError === 'order' ? 'ws.cost.termError' : 'ws.cost.termIncomplete')}</p>
+          <button type="button" className="button button-small" onClick={() => setTermError(null)}>
             {t('ws.common.ok')}
           </button>
         </div>
