@@ -1,4 +1,5 @@
-/** Number display of the working screens (working-screens.md section 9): separators, triangles, percentages. */
+/** Number display of the working screens (working-screens.md section 9): separators, signs, percentages. */
+import i18next from 'i18next';
 
 /** One formatter per number of decimals: building an Intl formatter costs far more than using one. */
 const formatters = new Map<number, Intl.NumberFormat>();
@@ -11,18 +12,39 @@ function formatterFor(decimals: number): Intl.NumberFormat {
   return formatter;
 }
 
-/** Thousands separators; a negative shows a triangle instead of a minus sign. */
-export function formatNumber(value: number | null | undefined, decimals = 0): string {
+/** The interface language the numbers are shown in: Japanese or English. */
+export type NumberLanguage = 'ja' | 'en';
+
+/** The interface's language (i18next's), Japanese until it is known. */
+export function numberLanguage(): NumberLanguage {
+  const language = i18next.resolvedLanguage ?? i18next.language;
+  return language?.startsWith('en') ? 'en' : 'ja';
+}
+
+/**
+ * Thousands separators and the sign of a negative: Japanese shows the triangle ▲ (the spec's convention), English a
+ * minus sign, since ▲ reads as "up" to an English reader. Screens show both in red (`ws-negative`, `isNegative`).
+ */
+export function formatNumber(
+  value: number | null | undefined,
+  decimals = 0,
+  language: NumberLanguage = numberLanguage(),
+): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   const text = formatterFor(decimals).format(Math.abs(value));
   const rounded = Number(Math.abs(value).toFixed(decimals));
-  return value < 0 && rounded !== 0 ? `▲${text}` : text;
+  if (value >= 0 || rounded === 0) return text;
+  return language === 'en' ? `-${text}` : `▲${text}`;
 }
 
-/** A fraction (0.023) as a percentage with one decimal ("2.3%"); negatives with the triangle. */
-export function formatPercent(value: number | null | undefined, decimals = 1): string {
+/** A fraction (0.023) as a percentage with one decimal ("2.3%"); negatives signed as `formatNumber` signs them. */
+export function formatPercent(
+  value: number | null | undefined,
+  decimals = 1,
+  language: NumberLanguage = numberLanguage(),
+): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
-  return `${formatNumber(value * 100, decimals)}%`;
+  return `${formatNumber(value * 100, decimals, language)}%`;
 }
 
 /** Money in a unit: 'yen' (as is), 'k' (thousands) or 'm' (millions). */
@@ -31,8 +53,15 @@ export function scaleMoney(value: number | null | undefined, unit: 'one' | 'k' |
   return unit === 'm' ? value / 1_000_000 : unit === 'k' ? value / 1_000 : value;
 }
 
-export const isNegative = (value: number | null | undefined): boolean =>
-  typeof value === 'number' && Number(value.toFixed(6)) < 0;
+/**
+ * A figure shown as negative (red, with ▲ or a minus sign): below zero at the decimals shown, so a figure that rounds
+ * to 0 is not red. Red means this and nothing else.
+ */
+export const isNegative = (value: number | null | undefined, decimals = 0): boolean =>
+  typeof value === 'number' && Number.isFinite(value) && Number(value.toFixed(decimals)) < 0;
+
+/** A shown figure's text is negative: it carries the sign `formatNumber` gives a negative. */
+export const isNegativeText = (text: string): boolean => text.startsWith('▲') || text.startsWith('-');
 
 /** yyyyMMdd of a date, for download names. */
 export const yyyymmdd = (date: Date): string =>

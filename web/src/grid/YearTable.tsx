@@ -1,8 +1,10 @@
 import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
-import { useMemo } from 'react';
-import { percentInput, sanitizeNumber } from '../format/input';
-import { formatNumber, formatPercent, isNegative } from '../format/numbers';
-import { DataGrid } from './DataGrid';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber, formatPercent, isNegativeText } from '../format/numbers';
+import { readTyped, refusalMessage, ruleOf, type TypedResult } from '../format/typed';
+import { useCellMessages, WithCellMessages } from './CellMessages';
+import { DataGrid, type GridApi } from './DataGrid';
 
 export type CellFormat = 'money' | 'percent' | 'count' | 'decimal';
 
@@ -27,11 +29,9 @@ export function formatCell(value: number | null | undefined, format: CellFormat,
   return formatNumber(value, 0);
 }
 
-/** Parses what a user typed into a cell of this format: percentages as fractions, the rest as plain numbers. */
-export function parseCell(text: string, format: CellFormat, editKey: string): number | null {
-  if (format === 'percent') return percentInput(text, editKey);
-  const clean = sanitizeNumber(text, { decimal: format === 'decimal', digits: 2 });
-  return clean === '' || clean === '-' ? null : Number(clean);
+/** Reads what a user typed into a cell of a row: the one typed-number rule of the row's edit key. */
+export function parseCell(text: string, editKey: string): TypedResult {
+  return readTyped(text, ruleOf(editKey));
 }
 
 interface GridRow<K extends string> {
@@ -56,6 +56,17 @@ export function YearTable<K extends string = string>({
   testId?: string;
   firstColumn?: number;
 }) {
+  const { t } = useTranslation();
+  const cellMessages = useCellMessages();
+  const { show, clear, messageAt } = cellMessages;
+  const gridApi = useRef<GridApi<GridRow<K>> | null>(null);
+  const messagesOf = useRef({ show, clear, messageAt, t });
+  messagesOf.current = { show, clear, messageAt, t };
+  // A message added or removed marks or unmarks its cell.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the messages are the trigger
+  useEffect(() => {
+    gridApi.current?.refreshCells({ force: true });
+  }, [cellMessages.messages]);
   const gridRows = useMemo<GridRow<K>[]>(
     () =>
       rows.map((row) => {
@@ -92,10 +103,24 @@ export function YearTable<K extends string = string>({
           const value = p.value as number | null;
           return formatCell(row.invert && value !== null ? -value : value, row.format, row.digits);
         },
-        valueParser: (p: ValueParserParams<GridRow<K>>) =>
-          p.data ? parseCell(String(p.newValue ?? ''), p.data.row.format, p.data.row.editKey ?? '') : null,
+        // The typed text goes to the setter as typed: it is read there, and refused with a message at the cell.
+        valueParser: (p: ValueParserParams<GridRow<K>>) => String(p.newValue ?? ''),
         valueSetter: (p) => {
-          if (p.data && onEdit) onEdit(p.data.row, i, p.newValue as number | null);
+          const row = p.data?.row;
+          if (!row?.editKey || !onEdit) return false;
+          const colId = `c${i}`;
+          const typed = String(p.newValue ?? '');
+          const old = p.oldValue as number | null;
+          // The text the editor opened with, unchanged: nothing was edited.
+          if (typed.trim() === formatCell(old, row.format, row.digits)) return false;
+          const { show, clear, t } = messagesOf.current;
+          const result = parseCell(typed, row.editKey);
+          if (!result.ok) {
+            show(row.key, colId, refusalMessage(result, ruleOf(row.editKey), t));
+            return false;
+          }
+          clear(row.key, colId);
+          if (result.value !== old) onEdit(row, i, result.value);
           return false;
         },
         cellClass: (p: CellClassParams<GridRow<K>>) => {
@@ -103,13 +128,26 @@ export function YearTable<K extends string = string>({
           const value = p.value as number | null;
           const shown = row?.invert && value !== null ? -value : value;
           const classes = ['ws-num'];
-          if (isNegative(shown)) classes.push('ws-negative');
+          if (row && isNegativeText(formatCell(shown, row.format, row.digits))) classes.push('ws-negative');
           if (editable && row?.editKey) classes.push('ws-editable');
+          if (messagesOf.current.messageAt(row?.key, `c${i}`)) classes.push('ws-refused');
           return classes.join(' ');
         },
       })),
     ],
     [headers, editable, onEdit, firstColumn],
   );
-  return <DataGrid rows={gridRows} columns={columns} getRowId={(r) => r.id} testId={testId} />;
+  return (
+    <WithCellMessages messages={cellMessages.messages} onDismiss={clear}>
+      <DataGrid
+        rows={gridRows}
+        columns={columns}
+        getRowId={(r) => r.id}
+        testId={testId}
+        onReady={(api) => {
+          gridApi.current = api;
+        }}
+      />
+    </WithCellMessages>
+  );
 }

@@ -1,6 +1,32 @@
 /** English messages of the working screens (working-screens.md section 2). */
 const en = {
   ws: {
+    typed: {
+      problem: {
+        format: 'Not a number: “{{text}}”.',
+        required: 'Enter a number.',
+        negative: 'This value cannot be negative: “{{text}}”.',
+        whole: 'Only whole numbers: “{{text}}”.',
+        digits: 'Too many decimals: “{{text}}”.',
+        range: 'Out of range: “{{text}}”.',
+      },
+      kind: {
+        whole: 'a whole number',
+        decimal: 'a number with at most {{digits}} decimals',
+        percent: 'a percentage with at most {{digits}} decimals',
+      },
+      atLeast: 'at least {{value}}',
+      above: 'above {{value}}',
+      atMost: 'at most {{value}}',
+      between: '{{low}} and {{high}}',
+      smallest: '(0, or at least {{value}} in size)',
+      allowed: 'Enter {{kind}} {{range}} {{smallest}}.',
+    },
+    entered: {
+      entered: 'Entered actual',
+      forecast: 'Not entered: the forecast for this month',
+      daily: 'Not entered: the sum of the daily entries',
+    },
     common: {
       actual: 'Actual',
       add: 'Add',

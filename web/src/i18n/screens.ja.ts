@@ -3,6 +3,32 @@ import type { ScreenMessages } from './screens.en';
 /** 作業画面の日本語メッセージ (working-screens.md 2 章)。 */
 const ja: ScreenMessages = {
   ws: {
+    typed: {
+      problem: {
+        format: '数値ではありません:「{{text}}」。',
+        required: '数値を入力してください。',
+        negative: 'マイナスは入力できません:「{{text}}」。',
+        whole: '整数のみ入力できます:「{{text}}」。',
+        digits: '小数の桁数が多すぎます:「{{text}}」。',
+        range: '範囲外です:「{{text}}」。',
+      },
+      kind: {
+        whole: '整数',
+        decimal: '小数第{{digits}}位までの数値',
+        percent: '小数第{{digits}}位までのパーセント',
+      },
+      atLeast: '{{value}}以上',
+      above: '{{value}}より大きい',
+      atMost: '{{value}}以下',
+      between: '{{low}}、{{high}}',
+      smallest: '(0、または絶対値{{value}}以上)',
+      allowed: '{{range}}の{{kind}}を入力してください{{smallest}}。',
+    },
+    entered: {
+      entered: '入力済みの実績',
+      forecast: '未入力:この月の予測値',
+      daily: '未入力:日次入力の合計',
+    },
     common: {
       actual: '実績',
       add: '追加',

@@ -2,6 +2,7 @@ import { COMMENT_MAX } from '@topline/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useCellMessages } from '../grid/CellMessages';
 import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
 import { useRetrieve } from '../plan/answers';
@@ -58,6 +59,7 @@ export default function MonthlyPlScreen() {
   );
 
   const grid = useRef<MonthlyGridHandle>(null);
+  const cellMessages = useCellMessages();
   const toggleSection = useCallback(
     (section: Section) =>
       setCollapsed((prev) => {
@@ -68,7 +70,7 @@ export default function MonthlyPlScreen() {
       }),
     [],
   );
-  const { columns, editing, actions, reset, revise, saveComment } = useMonthlyEdits({
+  const { columns, editing, actions, reset, revise, saveComment, enteredAt } = useMonthlyEdits({
     planId,
     caseId,
     year,
@@ -81,11 +83,16 @@ export default function MonthlyPlScreen() {
     grid,
     toggleSection,
     openMemo: (index) => setCommenting({ index, text: columns[index]?.comment ?? '' }),
+    fieldError: cellMessages.show,
+    clearColumn: cellMessages.clearColumn,
   });
 
   // A change of year, view or case leaves edit mode without saving.
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
-  useEffect(() => reset(), [year, view, caseId]);
+  useEffect(() => {
+    reset();
+    cellMessages.clearAll();
+  }, [year, view, caseId]);
 
   // Leaving with a column in edit mode asks first; confirming clears every edit flag.
   useEffect(() => {
@@ -214,6 +221,8 @@ export default function MonthlyPlScreen() {
               allowedEdit={allowedEdit}
               collapsed={collapsed}
               actions={actions}
+              messages={cellMessages}
+              enteredAt={engine ? enteredAt : undefined}
             />
           </div>
           <MonthlyCharts graph={yearData.graph} months={monthLabels} template={plan.template} />

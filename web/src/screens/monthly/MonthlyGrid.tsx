@@ -1,9 +1,16 @@
 import type { GridColumn } from '@topline/engine';
-import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
-import { type Ref, useImperativeHandle, useMemo, useRef } from 'react';
+import type {
+  CellClassParams,
+  ColDef,
+  ICellRendererParams,
+  ValueFormatterParams,
+  ValueParserParams,
+} from 'ag-grid-community';
+import { type Ref, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeNumber } from '../../format/input';
-import { formatNumber, formatPercent, isNegative } from '../../format/numbers';
+import { formatNumber, formatPercent, isNegativeText } from '../../format/numbers';
+import { readTyped, refusalMessage, ruleOf } from '../../format/typed';
+import { type useCellMessages, WithCellMessages } from '../../grid/CellMessages';
 import { DataGrid, type GridApi } from '../../grid/DataGrid';
 import { type ControlCell, ControlRenderer, type GridActions, type GridRow as Row, SectionRenderer } from './gridCells';
 import { editableKeys, isRateRow, METRIC_ROWS, type MetricRow, type ScreenView, type Section } from './model';
@@ -44,6 +51,44 @@ export function formatMonthly(value: number | null, metric: MetricRow, view: Scr
   return formatNumber(shown, metric.key === 'ltv_cac' || metric.key === 'burn_multiple' ? 2 : 0);
 }
 
+type Source = 'entered' | 'daily' | 'forecast';
+
+/**
+ * Where an actual value of a month column comes from, in the actual view: entered by the user, the sum of the daily
+ * entries, or the month's forecast (engine/README.md). Only ACT months and columns being edited are marked; an EST
+ * month is the forecast as a whole, marked EST.
+ */
+function actualSource(
+  key: string,
+  index: number,
+  column: GridColumn,
+  view: ScreenView,
+  editing: ReadonlySet<number>,
+  enteredAt: ((index: number) => { entered: ReadonlySet<string>; daily: ReadonlySet<string> } | null) | undefined,
+): Source | null {
+  if (view !== 'actual' || column.monthType !== 'month' || !enteredAt) return null;
+  if (column.status !== 'ACT' && !editing.has(index)) return null;
+  if (!editableKeys('actual').has(key)) return null;
+  const known = enteredAt(index);
+  if (!known) return null;
+  if (known.entered.has(key)) return 'entered';
+  return known.daily.has(key) ? 'daily' : 'forecast';
+}
+
+/** An actual value with where it comes from, as its title (the cell's style marks it too). */
+function SourceCell(p: ICellRendererParams<Row> & { sourceOf: () => Source | null }) {
+  const { t } = useTranslation();
+  const text = p.valueFormatted ?? '';
+  const source = p.sourceOf();
+  if (!source || text === '') return <>{text}</>;
+  const label = t(`ws.entered.${source}`);
+  return (
+    <span title={label} data-source={source}>
+      {text}
+    </span>
+  );
+}
+
 /** The monthly P&L grid: 17 period columns, collapsible KPI / P&L / Cash Flow sections, per-column edit mode. */
 export function MonthlyGrid({
   columns,
@@ -56,6 +101,8 @@ export function MonthlyGrid({
   collapsed,
   actions,
   handle,
+  messages,
+  enteredAt,
 }: {
   columns: GridColumn[];
   template: string;
@@ -67,6 +114,10 @@ export function MonthlyGrid({
   collapsed: ReadonlySet<Section>;
   actions: GridActions;
   handle?: Ref<MonthlyGridHandle>;
+  /** Messages at cells: a typed value refused, or the server's message for a field. */
+  messages: ReturnType<typeof useCellMessages>;
+  /** Which actual values of a month column were entered, and which the daily entries give (null: not known). */
+  enteredAt?: (index: number) => { entered: ReadonlySet<string>; daily: ReadonlySet<string> } | null;
 }) {
   const { t } = useTranslation();
   const metrics = useMemo(() => METRIC_ROWS.filter((r) => !r.template || r.template === template), [template]);
@@ -125,6 +176,14 @@ export function MonthlyGrid({
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
 
   const gridApi = useRef<GridApi<Row> | null>(null);
+  // The cells read messages and entered values through a ref, so the column definitions stay while they change.
+  const cellState = useRef({ messages, enteredAt, t });
+  cellState.current = { messages, enteredAt, t };
+  // A message added or removed, a column saved or a view changed marks the cells again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
+  useEffect(() => {
+    gridApi.current?.refreshCells({ force: true });
+  }, [messages.messages, editing, enteredAt === undefined, view]);
   useImperativeHandle(
     handle,
     () => ({
@@ -180,19 +239,39 @@ export function MonthlyGrid({
           width: column.monthType === 'month' ? 118 : 124,
           type: 'rightAligned',
           headerClass: column.monthType === 'month' ? undefined : 'ws-total-header',
-          cellRendererSelector: (p) => (p.data?.kind === 'control' ? { component: ControlRenderer } : undefined),
+          cellRendererSelector: (p) => {
+            if (p.data?.kind === 'control') return { component: ControlRenderer };
+            const key = p.data?.metric?.key;
+            if (key === undefined || view !== 'actual' || column.monthType !== 'month') return undefined;
+            if (!editableKeys('actual').has(key)) return undefined;
+            const sourceOf = () => actualSource(key, i, column, view, editing, cellState.current.enteredAt);
+            return { component: SourceCell, params: { sourceOf } };
+          },
           editable: (p) =>
             p.data?.kind === 'metric' && editing.has(i) && !!p.data.metric && enterable.has(p.data.metric.key),
           valueFormatter: (p: ValueFormatterParams<Row>) =>
             p.data?.kind === 'metric' && p.data.metric
               ? formatMonthly(p.value as number | null, p.data.metric, view, variance)
               : '',
-          valueParser: (p: ValueParserParams<Row>) => {
-            const clean = sanitizeNumber(String(p.newValue ?? ''), { decimal: true, digits: 2 });
-            return clean === '' || clean === '-' ? null : Number(clean);
-          },
+          // The typed text goes to the setter as typed: it is read there, and refused with a message at the cell.
+          valueParser: (p: ValueParserParams<Row>) => String(p.newValue ?? ''),
           valueSetter: (p) => {
-            if (p.data?.metric) actions.enter(i, p.data.metric.key, p.newValue as number | null);
+            const metric = p.data?.metric;
+            if (!metric) return false;
+            const typed = String(p.newValue ?? '').trim();
+            const old = p.oldValue as number | null;
+            // The text the editor opened with, unchanged: nothing was edited.
+            if (typed === (old === null ? '' : String(old)) || typed === formatMonthly(old, metric, view, variance))
+              return false;
+            const { messages, t } = cellState.current;
+            const rule = ruleOf(metric.key);
+            const result = readTyped(typed, rule);
+            if (!result.ok) {
+              messages.show(metric.key, column.column, refusalMessage(result, rule, t));
+              return false;
+            }
+            messages.clear(metric.key, column.column);
+            actions.enter(i, metric.key, result.value);
             return false;
           },
           cellClass: (p: CellClassParams<Row>) => {
@@ -200,11 +279,16 @@ export function MonthlyGrid({
               return p.data?.kind === 'section' ? 'ws-section-cell' : 'ws-control-cell';
             const classes = ['ws-num'];
             if (column.monthType !== 'month') classes.push('ws-total');
-            const value = p.value as number | null;
-            const shown = p.data.metric.invert && value !== null && !(view === 'progress') ? -value : value;
-            if (isNegative(view === 'progress' ? null : shown)) classes.push('ws-negative');
+            // Red is a negative figure as shown (progress is a ratio, never red).
+            const text = formatMonthly(p.value as number | null, p.data.metric, view, variance);
+            if (view !== 'progress' && isNegativeText(text)) classes.push('ws-negative');
             if (editing.has(i) && enterable.has(p.data.metric.key)) classes.push('ws-editable');
             if (column.status === 'ACT' && column.monthType === 'month') classes.push('ws-act');
+            const { messages, enteredAt } = cellState.current;
+            if (messages.messageAt(p.data.metric.key, column.column)) classes.push('ws-refused');
+            const source = actualSource(p.data.metric.key, i, column, view, editing, enteredAt);
+            if (source === 'entered') classes.push('ws-entered');
+            else if (source) classes.push('ws-from-forecast');
             return classes.join(' ');
           },
         })),
@@ -224,15 +308,17 @@ export function MonthlyGrid({
   );
 
   return (
-    <DataGrid<Row>
-      rows={rows}
-      columns={colDefs}
-      getRowId={(r) => r.id}
-      testId="monthly-grid"
-      options={options}
-      onReady={(api) => {
-        gridApi.current = api;
-      }}
-    />
+    <WithCellMessages messages={messages.messages} onDismiss={messages.clear}>
+      <DataGrid<Row>
+        rows={rows}
+        columns={colDefs}
+        getRowId={(r) => r.id}
+        testId="monthly-grid"
+        options={options}
+        onReady={(api) => {
+          gridApi.current = api;
+        }}
+      />
+    </WithCellMessages>
   );
 }

@@ -14,7 +14,7 @@ import {
 } from '@topline/contract';
 import type { GridColumn, ViewName } from '@topline/engine';
 import { type RefObject, startTransition, useCallback, useMemo, useRef, useState } from 'react';
-import { api } from '../../api/client';
+import { api, fieldErrorsOf } from '../../api/client';
 import { applyLocal, caseIndexIn, type EngineSession, resyncEngine } from '../../plan/engineSession';
 import type { GridActions } from './gridCells';
 import type { MonthlyGridHandle } from './MonthlyGrid';
@@ -41,6 +41,10 @@ interface MonthlyEditsInput {
   grid: RefObject<MonthlyGridHandle | null>;
   toggleSection: (section: Section) => void;
   openMemo: (index: number) => void;
+  /** Shows the server's message for a field at its cell (the row of the field, the column saved). */
+  fieldError: (rowKey: string, column: string, message: string) => void;
+  /** A column saved or left: its cells' messages go. */
+  clearColumn: (column: string) => void;
 }
 
 /** The plan month of month column `t` of a plan year: 1..12. */
@@ -115,23 +119,71 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     [planId, year],
   );
 
+  /**
+   * Saves a column's typed values. A refusal with messages per field shows each at its cell and keeps the column in
+   * edit mode with every value typed, for correction; the API's answer replaces the columns once it took them.
+   */
   const saveColumn = useCallback(
     async (index: number) => {
       const column = columns[index];
       const values = pending.current.get(index) ?? {};
-      stopEditing(index);
-      if (!column?.t || Object.keys(values).length === 0 || caseId === undefined) return;
+      if (!column?.t || Object.keys(values).length === 0 || caseId === undefined) {
+        stopEditing(index);
+        if (column) input.clearColumn(column.column);
+        return;
+      }
       const { cash, actuals } = requestsOf(column.t, caseId, values);
-      let ok = true;
       try {
         if (view === 'estimate') await api.post('/pl/monthly/cashflow/edit', cash);
         else await api.post('/pl/monthly/edit', actuals);
-      } catch {
-        ok = false;
+      } catch (error) {
+        const fields = Object.entries(fieldErrorsOf(error)).filter(([key]) => key in values);
+        if (fields.length > 0) {
+          for (const [key, message] of fields) input.fieldError(key, column.column, message);
+          return;
+        }
+        stopEditing(index);
+        input.clearColumn(column.column);
+        await reload(true);
+        return;
       }
-      await reload(!ok);
+      stopEditing(index);
+      input.clearColumn(column.column);
+      await reload();
     },
-    [columns, caseId, view, requestsOf, reload, stopEditing],
+    [columns, caseId, view, requestsOf, reload, stopEditing, input],
+  );
+
+  /**
+   * Which actual values of a month column the user entered (saved, or typed and not saved yet) and which come from
+   * the daily entries; the others are the month's forecast (engine/README.md). Null where the plan file is not at
+   * hand (a member without it sees the values only).
+   */
+  const enteredAt = useCallback(
+    (index: number): { entered: ReadonlySet<string>; daily: ReadonlySet<string> } | null => {
+      const column = columns[index];
+      const ci = caseIndexIn(engine, caseId);
+      if (!column?.t || !engine || ci < 0) return null;
+      const plan = engine.workbook.plan;
+      const c = plan.cases[ci];
+      if (!c) return null;
+      const entered = new Set<string>(Object.keys(c.actuals[String(column.t)] ?? {}));
+      for (const [key, value] of Object.entries(pending.current.get(index) ?? {})) {
+        if (value === null) entered.delete(key);
+        else entered.add(key);
+      }
+      const months = plan.start_year * 12 + plan.start_month - 1 + column.t - 1;
+      const prefix = `${Math.floor(months / 12)}-${String((months % 12) + 1).padStart(2, '0')}-`;
+      const daily = new Set<string>();
+      for (const [date, entry] of Object.entries(c.daily ?? {})) {
+        if (!date.startsWith(prefix)) continue;
+        for (const [metric, value] of Object.entries(entry)) {
+          if (value !== undefined) daily.add(metric === 'billing' ? 'order' : metric);
+        }
+      }
+      return { entered, daily };
+    },
+    [columns, engine, caseId],
   );
 
   // The grid's actions stay the same object across renders (so the grid keeps its columns); they read the latest state.
@@ -147,6 +199,8 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       cancel: (index) => {
         const hadEdits = pending.current.has(index);
         stopEditing(index);
+        const column = state.current.columns[index];
+        if (column) latest.current.input.clearColumn(column.column);
         if (hadEdits) {
           setLocal(null);
           void resyncEngine(String(state.current.planId), true);
@@ -231,5 +285,5 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     [columns, caseId, planId, year, view, reload],
   );
 
-  return { columns, editing, actions, reset, revise, saveComment };
+  return { columns, editing, actions, reset, revise, saveComment, enteredAt };
 }
