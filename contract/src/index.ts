@@ -10,6 +10,7 @@ export * from './answers';
 export * from './billing';
 export * from './edits';
 export * from './errors';
+export * from './explain';
 export * from './fields';
 export * from './plans';
 export * from './policy';

@@ -33,6 +33,7 @@ import {
   webhookAnswer,
   webhookRequest,
 } from './billing';
+import { explainRoutes } from './explain';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -347,6 +348,7 @@ export const routes = {
   plCsv: csv('/pl/csv', 'pl'),
   revenueCsv: csv('/revenue/csv', 'sales_detail'),
   kpiCsv: csv('/kpi/csv', 'kpi'),
+  ...explainRoutes,
 } as const;
 
 export type Routes = typeof routes;
