@@ -340,7 +340,8 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await screenshot(locked.page, 'shell-locked-375');
     await locked.page.setViewportSize({ width: 1280, height: 800 });
     await locked.page.locator('[data-test="upgrade-placeholder"]').getByRole('link', { name: 'Upgrade' }).click();
-    await locked.page.waitForURL(`**${freePath}/setting`);
+    await locked.page.waitForURL(new RegExp(`${freePath}/?\\?settings=plan$`));
+    await locked.page.getByRole('tab', { name: 'Plan', selected: true }).waitFor();
     await locked.context.close();
 
     const basic = await stack.api.user('basic@example.com', 'basic');

@@ -1,3 +1,4 @@
+import { BILLING_RETURN_PATH } from '@topline/contract';
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useLocation, useNavigate } from 'react-router';
@@ -16,6 +17,7 @@ const ErrorPage = lazy(() => import('./pages/ErrorPage'));
 const CreatePage = lazy(() => import('./wizard/CreatePage'));
 const PlanShell = lazy(() => import('./shell/PlanShell'));
 const GoogleDriveCallback = lazy(() => import('./screens/GoogleDriveCallback'));
+const BillingReturn = lazy(() => import('./settings/BillingReturn'));
 
 /**
  * Wires the API client to the router and to the notice area. A 401 (the token expired or was revoked) sends the user
@@ -133,6 +135,14 @@ export function AppRoutes() {
           element={
             <RequireAuth>
               <GoogleDriveCallback />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path={BILLING_RETURN_PATH}
+          element={
+            <RequireAuth>
+              <BillingReturn />
             </RequireAuth>
           }
         />

@@ -1,4 +1,4 @@
-import type { MeAnswer, PlanListItem, UserView } from '@topline/contract';
+import type { MeAnswer, PlanListItem, TierNotice, UserView } from '@topline/contract';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { ApiError, api, clearToken, getToken } from './api/client';
 
@@ -8,6 +8,8 @@ type Me = MeAnswer['data'];
 export interface Session {
   user: UserView | null;
   plans: PlanListItem[];
+  /** What a lower tier changed (the trial or the subscription ended, a payment failed); null otherwise. */
+  notice: TierNotice | null;
   loaded: boolean;
   /** The last read of the session failed on the server's side (not a sign-out). */
   failed: boolean;
@@ -63,6 +65,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({
       user: me?.user ?? null,
       plans: me?.business_plans ?? [],
+      notice: me?.notice ?? null,
       loaded,
       failed,
       refresh,

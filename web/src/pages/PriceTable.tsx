@@ -7,14 +7,16 @@ import { type Billing, currencyForLanguage, formatPrice, monthlyPrice } from '..
 interface PriceTableProps {
   /** The user's current plan, marked in the settings modal. */
   current?: Tier | undefined;
-  /** Extra content under each plan card (billing actions in the settings modal). */
-  renderAction?: (plan: Tier) => React.ReactNode;
+  /** Extra content under each plan card (billing actions in the settings modal), for the billing shown. */
+  renderAction?: (plan: Tier, billing: Billing) => React.ReactNode;
+  /** The side of the switch shown first (the settings modal opens on the interval paid for). */
+  initialBilling?: Billing | undefined;
 }
 
 /** Free, Basic and Team with the monthly/annual switch; the annual side is labelled 15% OFF. */
-export function PriceTable({ current, renderAction }: PriceTableProps) {
+export function PriceTable({ current, renderAction, initialBilling }: PriceTableProps) {
   const { t, i18n } = useTranslation();
-  const [billing, setBilling] = useState<Billing>('monthly');
+  const [billing, setBilling] = useState<Billing>(initialBilling ?? 'monthly');
   const currency = currencyForLanguage(currentLanguage(i18n.language));
   return (
     <div className="price-table">
@@ -51,7 +53,7 @@ export function PriceTable({ current, renderAction }: PriceTableProps) {
             </p>
             <p className="summary">{t(`landing.plans.${plan}.summary`)}</p>
             <p className="limit">{t(`landing.plans.${plan}.limit`)}</p>
-            {renderAction?.(plan)}
+            {renderAction?.(plan, billing)}
           </div>
         ))}
       </div>

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type Billing, billingMessages, formatDate } from './BillingPanel';
+import { type Billing, billingMessages, formatAmount, formatDate } from './BillingPanel';
+import { tierNoticeMessages } from './TierNotice';
 
-const t = (key: string, values?: Record<string, string>) => `${key}${values ? ` ${JSON.stringify(values)}` : ''}`;
+const t = (key: string, values?: Record<string, string | number>) =>
+  `${key}${values ? ` ${JSON.stringify(values)}` : ''}`;
 
 function billing(status: string, end: string | null): Billing {
   return { plan: { status, current_period_end: end }, last4: null, exp_year: null, exp_month: null, invoice_list: [] };
@@ -20,10 +22,37 @@ describe('billing messages', () => {
       'settings.scheduled {"date":"2027/01/15"}',
     ]);
     expect(billingMessages(billing('active', null), t)).toEqual([]);
+    // A subscription that ended renews nothing.
+    expect(billingMessages(billing('canceled', '2027-01-15T12:00:00Z'), t)).toEqual([]);
   });
 
   it('writes dates as year/month/day', () => {
     expect(formatDate('2026-03-05T12:00:00Z')).toBe('2026/03/05');
     expect(formatDate(null)).toBe('');
+  });
+});
+
+describe('invoice totals and the notice of a lower tier', () => {
+  it('writes a total in its currency: yen and dollars as the price table does, others with their code', () => {
+    expect(formatAmount('JPY', 14980)).toBe('¥14,980');
+    expect(formatAmount('USD', 149)).toBe('$149');
+    expect(formatAmount('EUR', 98.5)).toBe('98.5 EUR');
+  });
+
+  it('says why the tier went down, which plans are read-only and how many members only view', () => {
+    const notice = {
+      reason: 'subscription_ended' as const,
+      from: 'team' as const,
+      to: 'free' as const,
+      at: '2026-11-30T12:00:00Z',
+      read_only_plans: [12, 13],
+      viewer_only_members: 3,
+    };
+    expect(tierNoticeMessages(notice, t)).toEqual([
+      'settings.down.subscription_ended {"plan":"landing.plans.free.name","date":"2026/11/30"}',
+      'settings.down.readOnly {"count":2}',
+      'settings.down.viewers {"count":3}',
+    ]);
+    expect(tierNoticeMessages({ ...notice, read_only_plans: [], viewer_only_members: 0 }, t)).toHaveLength(1);
   });
 });

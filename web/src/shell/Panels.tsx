@@ -1,12 +1,22 @@
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ApiError } from '../api/client';
 import { runtimeConfig } from '../config';
 
-/** The placeholder on a tier-locked screen: title, text, image, Upgrade (to Setting) and demo request. */
-export function UpgradePlaceholder({ settingPath }: { settingPath: string }) {
+/** The shell's address of the settings modal open on its Plan tab (the shell opens it from `?settings=plan`). */
+export function usePlanTabLink(): { pathname: string; search: string } {
+  const { pathname } = useLocation();
+  return { pathname, search: '?settings=plan' };
+}
+
+/**
+ * The placeholder on a tier-locked screen: title, text, image, Upgrade (to the Plan tab of the settings modal, where
+ * the user subscribes) and demo request.
+ */
+export function UpgradePlaceholder() {
   const { t } = useTranslation();
+  const planTab = usePlanTabLink();
   return (
     <section className="upgrade-placeholder" data-test="upgrade-placeholder">
       <svg viewBox="0 0 120 80" width="180" height="120" aria-hidden="true">
@@ -21,7 +31,7 @@ export function UpgradePlaceholder({ settingPath }: { settingPath: string }) {
       <h2>{t('shell.lockedTitle')}</h2>
       <p>{t('shell.lockedText')}</p>
       <div className="form-actions">
-        <Link className="button button-primary" to={settingPath}>
+        <Link className="button button-primary" to={planTab}>
           {t('common.upgrade')}
         </Link>
         <a className="button button-ghost" href={runtimeConfig().demoBookingUrl} target="_blank" rel="noreferrer">
@@ -44,7 +54,6 @@ export function NoAccessPanel() {
 }
 
 interface BoundaryProps {
-  settingPath: string;
   children: ReactNode;
 }
 
@@ -73,7 +82,7 @@ export class ScreenBoundary extends Component<BoundaryProps, { error: unknown }>
   override render() {
     const { error } = this.state;
     if (error instanceof ApiError && error.code === 'tier_lock') {
-      return <UpgradePlaceholder settingPath={this.props.settingPath} />;
+      return <UpgradePlaceholder />;
     }
     if (error instanceof ApiError && error.code === 'no_access') return <NoAccessPanel />;
     if (error) return <ScreenFailed />;

@@ -3,9 +3,10 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSession } from '../session';
+import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
 import { Loading } from './Loading';
-import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder } from './Panels';
+import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder, usePlanTabLink } from './Panels';
 import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
 import { SideMenu } from './SideMenu';
 import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, screenLocked, showsYearSwitcher } from './screens';
@@ -13,6 +14,7 @@ import { YearSwitcher } from './YearSwitcher';
 
 const SettingsModal = lazy(() => import('../settings/SettingsModal'));
 const COLLAPSE_KEY = 'topline.menu_collapsed';
+const SETTINGS_TABS: readonly SettingsTab[] = ['plans', 'plan', 'profile'];
 
 function screenKeyFromPath(rest: string): ScreenKey | null {
   const first = rest.split('/')[0] ?? '';
@@ -25,7 +27,7 @@ export default function PlanShell() {
   const params = useParams();
   const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
-  const { user, plans } = useSession();
+  const { user, plans, notice } = useSession();
   const planId = params.id ?? '';
   const plan = plans.find((entry) => String(entry.business_plan_id) === planId);
   const screenKey = screenKeyFromPath(params['*'] ?? '');
@@ -50,6 +52,14 @@ export default function PlanShell() {
     if (screenKey) setLoading(true);
   }, [screenKey]);
 
+  // A link to `?settings=<tab>` (the upgrade placeholder, the trial banner) opens the modal on that tab.
+  const linkedTab = search.get('settings');
+  useEffect(() => {
+    if (linkedTab)
+      setSettingsTab(SETTINGS_TABS.includes(linkedTab as SettingsTab) ? (linkedTab as SettingsTab) : 'plans');
+  }, [linkedTab]);
+  const planTab = usePlanTabLink();
+
   const openSettings = useCallback((tab: SettingsTab = 'plans') => setSettingsTab(tab), []);
   const closeSettings = useCallback(() => {
     setSettingsTab(null);
@@ -70,7 +80,6 @@ export default function PlanShell() {
   if (screenKey === 'setting' && !plan.is_owner) return <Navigate to={`/business-plans/${planId}/pl`} replace />;
 
   const screen = screenByKey(screenKey);
-  const settingPath = `/business-plans/${planId}/setting`;
   const locked = screenLocked(plan, screen);
   const allowed = hasAccess(plan, screen);
   const Screen = SCREEN_COMPONENTS[screenKey];
@@ -99,15 +108,10 @@ export default function PlanShell() {
           {trialDays !== null && (
             <div className="trial-banner" role="status" data-test="trial-banner">
               <span>{t('shell.trial', { days: trialDays })}</span>
-              {plan.is_owner ? (
-                <Link to={settingPath}>{t('shell.trialLink')}</Link>
-              ) : (
-                <button type="button" className="link-button" onClick={() => openSettings('plan')}>
-                  {t('shell.trialLink')}
-                </button>
-              )}
+              <Link to={planTab}>{t('shell.trialLink')}</Link>
             </div>
           )}
+          {notice && !settingsTab && <TierNoticeBox notice={notice} />}
           <header className="shell-header">
             <h1 className="shell-title">{t(screen.label)}</h1>
             {showsYearSwitcher(screenKey) && (
@@ -116,11 +120,11 @@ export default function PlanShell() {
           </header>
           <main className="shell-content">
             {locked ? (
-              <UpgradePlaceholder settingPath={settingPath} />
+              <UpgradePlaceholder />
             ) : !allowed ? (
               <NoAccessPanel />
             ) : (
-              <ScreenBoundary key={screenKey} settingPath={settingPath}>
+              <ScreenBoundary key={screenKey}>
                 <Suspense fallback={<Loading />}>
                   <Screen />
                 </Suspense>
