@@ -1,7 +1,8 @@
 /**
  * CSV exports of MODEL.md section 8, read from the workbook: the annual P&L of a case and the KPI of a case and year.
  * Money is rounded to the currency's decimals, counts to whole numbers, rates shown as percentages with one decimal;
- * UTF-8 with a byte-order mark so that Excel opens Japanese text.
+ * UTF-8 with a byte-order mark so that Excel opens Japanese text. The KPI's count flows come from the monthly grid,
+ * where they are whole and foot (read/footing.ts): each quarter and year is the sum of its months as written.
  */
 import { periodsOfYear } from './layout';
 import { monthLabel } from './read/cells';

@@ -18,6 +18,7 @@ import {
   refusedInputs,
   specValueSchema,
 } from './cells';
+import { footCounts } from './footing';
 
 function kpiKeys(template: Template): string[] {
   const funnel = template === 'saas' ? ['session', 'lead', 'meeting', 'order'] : ['session', 'registration', 'order'];
@@ -73,6 +74,11 @@ export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
     const year = i + 1;
     const a = assumptionFigures(wb, caseIndex, year);
     const { arr, arpa, ...others } = a;
+    // Count flows as whole numbers whose quarters and year foot (footing.ts), like the monthly P&L's estimate.
+    const months = monthsOfYear(year).map((t) => r.record(est, keys, monthColumn(t)));
+    const quarters = [1, 2, 3, 4].map((quarter) => r.record(est, keys, quarterColumn(year, quarter)));
+    const yearly = r.record(est, keys, yearColumn(year));
+    footCounts(months, quarters, yearly);
     const kpiYear: KpiYear = {
       year,
       // The year's ARR target and ARPA assumption, like every other assumption beside them.
@@ -81,17 +87,17 @@ export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
       arpa,
       assumptions: a,
       ...others,
-      yearly: withSelfServeAliases(template, r.record(est, keys, yearColumn(year))),
-      monthly: monthsOfYear(year).map((t) => ({
+      yearly: withSelfServeAliases(template, yearly),
+      monthly: monthsOfYear(year).map((t, i) => ({
         month: monthLabel(start, t),
         t,
-        ...withSelfServeAliases(template, r.record(est, keys, monthColumn(t))),
+        ...withSelfServeAliases(template, months[i] ?? {}),
       })),
-      quarterly: [1, 2, 3, 4].map((quarter) => ({
+      quarterly: [1, 2, 3, 4].map((quarter, i) => ({
         quarter,
         // How far along the year's ARR target the plan is at the quarter's end.
         progress_rate: r.cell(est, 'arr_progress', quarterColumn(year, quarter)),
-        ...withSelfServeAliases(template, r.record(est, keys, quarterColumn(year, quarter))),
+        ...withSelfServeAliases(template, quarters[i] ?? {}),
       })),
     };
     return flagBroken(kpiYear, refusedInputs(wb, caseIndex, year));

@@ -20,6 +20,7 @@ import {
   VIEWS,
   type ViewName,
 } from './cells';
+import { footCounts, footDifferences } from './footing';
 
 export const monthTypeSchema = z.enum(['month', 'quarter', 'cy']);
 export type MonthType = z.infer<typeof monthTypeSchema>;
@@ -54,8 +55,30 @@ export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, v
   return gridColumns(wb, caseIndex, year, view).map((column) => flagBroken(column, inputs));
 }
 
-/** The columns of `monthlyGrid` with NaN where a figure could not be computed, for the answers built on them. */
+/**
+ * The columns of `monthlyGrid` with NaN where a figure could not be computed, for the answers built on them. Count
+ * flows are whole numbers whose quarters and year foot (`footing.ts`) in the views that sum them.
+ */
 function gridColumns(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
+  const columns = workbookColumns(wb, caseIndex, year, view);
+  const { months, quarters, cy } = periodValues(columns);
+  if (view === 'estimate' || view === 'actual' || view === 'forecast') footCounts(months, quarters, cy);
+  else if (view === 'difference_value') {
+    const actual = periodValues(gridColumns(wb, caseIndex, year, 'actual')).months;
+    const estimate = periodValues(gridColumns(wb, caseIndex, year, 'estimate')).months;
+    footDifferences(months, quarters, cy, actual, estimate);
+  }
+  return columns;
+}
+
+/** The values of a year's columns by kind: its 12 months, 4 quarters and the year. */
+function periodValues(columns: GridColumn[]) {
+  const of = (kind: MonthType) => columns.filter((c) => c.monthType === kind).map((c) => c.values);
+  return { months: of('month'), quarters: of('quarter'), cy: of('cy')[0] };
+}
+
+/** The 17 columns as the workbook holds them. */
+function workbookColumns(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
   const r = new CaseReader(wb, caseIndex);
   const keys = recordKeys(wb.plan.template);
   const start = { year: wb.plan.start_year, month: wb.plan.start_month };
