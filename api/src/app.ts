@@ -12,6 +12,7 @@ import type { AppState } from './http/context';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/accounts';
 import { billingRoutes, webhookRawBody } from './routes/billing';
+import { explainCalls } from './routes/explain';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
 import { AccessCache } from './services/accessCache';
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   billingRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);
+  explainCalls(api, services);
   app.use(api.routes());
   app.use(api.allowedMethods());
 

@@ -1,0 +1,126 @@
+import { AREAS, type Area, type Level } from '@topline/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planForm, startTestApi, type TestApi } from '../testing/harness';
+
+let api: TestApi;
+let owner: string;
+let planId: number;
+let caseId: number;
+
+// Start 2026-04; target ARR 100,000,000 JPY in 12 months, ARPA 50,000 (planForm's defaults).
+const today = new Date('2026-06-15T09:00:00Z');
+
+beforeAll(async () => {
+  api = await startTestApi({ now: () => today });
+  ({ token: owner } = await api.user('explain-owner@example.com', 'team'));
+  const created = await api.call('POST', '/business-plan/create', { token: owner, form: planForm() });
+  planId = created.body.data.business_plan_id;
+  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const explain = (query: Record<string, string | number>, token = owner) =>
+  api.call('GET', '/explain', { token, query: { business_plan_id: planId, ...query } });
+
+interface Input {
+  label: string;
+  key: string;
+  year: number | null;
+  period: string | null;
+  value: number | null;
+  source: string;
+  explainable: boolean;
+}
+
+describe('GET /explain', () => {
+  it('explains revenue of a planned month by its formula and inputs, which add up', async () => {
+    const answer = await explain({ case_id: caseId, year: 1, period: '3', key: 'revenue' });
+    expect(answer.status).toBe(200);
+    const { label, value, formula, inputs } = answer.body as {
+      label: string;
+      value: number;
+      formula: string;
+      inputs: Input[];
+    };
+    expect(label).toBe('Revenue');
+    expect(formula).toBe('Revenue = MRR + Professional services');
+    // MRR ramps to 100,000,000 / 12 over 12 months: month 3 is 100,000,000 / 12 x 3 / 12 = 2,083,333.33; recurring
+    // revenue is 100% of revenue, so professional services are 0.
+    expect(value).toBeCloseTo(2_083_333.333333, 4);
+    expect(inputs.map((i) => [i.key, i.year, i.period, i.source, i.explainable])).toEqual([
+      ['mrr', 1, '3', 'formula', true],
+      ['professional_service', 1, '3', 'formula', true],
+    ]);
+    expect((inputs[0]?.value ?? 0) + (inputs[1]?.value ?? 0)).toBeCloseTo(value, 6);
+    const ja = await explain({ year: 1, period: '3', key: 'revenue', lang: 'ja' });
+    expect(ja.body.formula).toBe('売上高 = MRR + プロフェッショナルサービス');
+  });
+
+  it('leads from a figure down to the stored assumptions', async () => {
+    const mrr = await explain({ year: 1, period: '3', key: 'mrr' });
+    const target = (mrr.body.inputs as Input[]).find((i) => i.key === 'assumption.arr' && i.year === 1);
+    expect(target).toMatchObject({ source: 'default', explainable: true, value: 100_000_000 });
+    const arr = await explain({ year: 1, period: 'cy', key: 'assumption.arr' });
+    expect(arr.status).toBe(200);
+    // T_1 = A x r = 100,000,000 x 1.
+    expect(arr.body.inputs).toEqual([
+      expect.objectContaining({ key: 'plan.target_arr', source: 'assumption', value: 100_000_000, explainable: false }),
+      expect.objectContaining({ key: 'assumption.case_rate', source: 'assumption', value: 1, explainable: false }),
+    ]);
+    // A stored assumption is a leaf named as such.
+    await api.call('POST', '/case/edit', {
+      token: owner,
+      body: { business_plan_id: planId, case_id: caseId, year: 1, key: 'cogs_rate', value: 0.25 },
+    });
+    const cogs = await explain({ year: 1, period: '3', key: 'cogs' });
+    expect(cogs.body.formula).toBe('COGS = Revenue × COGS / revenue');
+    expect(cogs.body.inputs[1]).toMatchObject({ key: 'assumption.cogs_rate', source: 'assumption', value: 0.25 });
+    // 2,083,333.33 x 25%
+    expect(cogs.body.value).toBeCloseTo(520_833.333333, 4);
+  });
+
+  it('answers the annual P&L by its own field names', async () => {
+    const answer = await explain({ year: 1, period: 'cy', key: 'operating_pl' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.label).toBe('Operating income');
+    const quarters = answer.body.inputs as Input[];
+    expect(quarters.map((i) => i.period)).toEqual(['q1', 'q2', 'q3', 'q4']);
+    expect(quarters.reduce((s, i) => s + (i.value ?? 0), 0)).toBeCloseTo(answer.body.value, 4);
+  });
+
+  it('refuses a figure the plan does not have and a period that does not exist', async () => {
+    expect((await explain({ year: 1, period: '3', key: 'registration' })).status).toBe(400);
+    expect((await explain({ year: 1, period: '3', key: 'nonsense' })).status).toBe(400);
+    expect((await explain({ year: 1, period: '13', key: 'revenue' })).status).toBe(400);
+    expect((await explain({ year: 7, period: 'cy', key: 'revenue' })).status).toBe(400);
+    expect((await explain({ case_id: 999_999, year: 1, period: 'cy', key: 'revenue' })).status).toBe(404);
+  });
+
+  it("lets the key's area decide who may ask, and offers only the inputs the caller may open", async () => {
+    const member = async (email: string, roles: Partial<Record<Area, Level>>) => {
+      const all = Object.fromEntries(AREAS.map((a) => [a, roles[a] ?? 'no_access']));
+      await api.db('plan_members').insert({ plan_id: planId, email, status: 'yet', ...all });
+      return (await api.user(email, 'free')).token;
+    };
+    const monthly = await member('explain-monthly@example.com', { monthly_pl: 'can_view' });
+    const revenue = await explain({ year: 1, period: '3', key: 'revenue' }, monthly);
+    expect(revenue.status).toBe(403);
+    expect(revenue.body.code).toBe('no_access');
+    expect((await explain({ year: 1, period: '3', key: 'ending_cash_balance' }, monthly)).status).toBe(200);
+    expect((await explain({ year: 1, period: '3', key: 'mrr' }, monthly)).status).toBe(403);
+    expect((await explain({ year: 1, period: 'cy', key: 'assumption.churn_rate' }, monthly)).status).toBe(403);
+
+    const pl = await member('explain-pl@example.com', { pl: 'can_view' });
+    const allowed = await explain({ year: 1, period: '3', key: 'revenue' }, pl);
+    expect(allowed.status).toBe(200);
+    // MRR is a KPI figure and professional services the sales detail's: shown, but not open to this member.
+    expect((allowed.body.inputs as Input[]).map((i) => i.explainable)).toEqual([false, false]);
+    expect((await explain({ year: 1, period: '3', key: 'sm' }, pl)).status).toBe(403);
+
+    const sm = await member('explain-sm@example.com', { sm: 'can_view' });
+    expect((await explain({ year: 1, period: 'cy', key: 'sm' }, sm)).status).toBe(200);
+    expect((await explain({ year: 1, period: 'cy', key: 'cogs' }, sm)).status).toBe(403);
+  });
+});
