@@ -20,6 +20,8 @@ import {
   HEADCOUNT_MAX,
   MONEY_MAX,
   MONEY_MIN,
+  MULTIPLE_MAX,
+  MULTIPLE_MIN,
   RATE_MIN,
   UPSELLING_RATE_MAX,
   UPSELLING_RATE_MIN,
@@ -197,6 +199,10 @@ export const TYPED_RULES: Record<string, TypedRule> = {
   debt_payment: money,
   other: money,
 };
+
+/** A case's rate (above 0, at most 99.99, the contract's) and a growth multiple (one decimal, working-screens.md). */
+export const CASE_RATE_RULE: TypedRule = { bounds: { above: 0, max: 99.99 }, digits: 2 };
+export const MULTIPLE_RULE: TypedRule = { bounds: { min: MULTIPLE_MIN, max: MULTIPLE_MAX }, digits: 1 };
 
 /** The rule of a key; an unknown key is read as an amount of money. */
 export const ruleOf = (key: string): TypedRule => TYPED_RULES[key] ?? money;

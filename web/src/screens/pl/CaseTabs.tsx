@@ -1,7 +1,7 @@
 import { MAX_CASES, NAME_MAX } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeNumber } from '../../format/input';
+import { CASE_RATE_RULE, readTyped, refusalMessage } from '../../format/typed';
 import { caseLabel } from '../../plan/caseNames';
 import { Confirm, Modal } from '../common/ui';
 import type { PlCase } from './types';
@@ -28,6 +28,10 @@ export function CaseTabs({
   const [dialog, setDialog] = useState<'add' | 'rename' | 'delete' | null>(null);
   const [name, setName] = useState('');
   const [rate, setRate] = useState('');
+  // The rate as typed, read by the one typed-number rule: refused with a message, never stripped.
+  const typedRate = readTyped(rate, CASE_RATE_RULE);
+  const rateValue = typedRate.ok ? typedRate.value : null;
+  const rateProblem = rate.trim() !== '' && !typedRate.ok ? refusalMessage(typedRate, CASE_RATE_RULE, t) : null;
   const currentCase = cases.find((c) => c.case_id === current);
   const close = () => setDialog(null);
 
@@ -95,9 +99,9 @@ export function CaseTabs({
             <button
               type="button"
               className="button button-primary"
-              disabled={name.trim() === '' || rate === '' || Number(rate) <= 0}
+              disabled={name.trim() === '' || rateValue === null}
               onClick={() => {
-                void onAdd(name.trim(), Number(rate)).finally(close);
+                if (rateValue !== null) void onAdd(name.trim(), rateValue).finally(close);
               }}
             >
               {t('ws.common.add')}
@@ -112,11 +116,17 @@ export function CaseTabs({
             <span>{t('ws.pl.caseRate')}</span>
             <input
               value={rate}
-              maxLength={5}
               inputMode="decimal"
-              onChange={(e) => setRate(sanitizeNumber(e.target.value, { decimal: true, digits: 2, minus: false }))}
+              aria-invalid={rateProblem !== null}
+              data-test="case-rate"
+              onChange={(e) => setRate(e.target.value)}
             />
           </label>
+          {rateProblem && (
+            <p className="field-error" role="alert" data-test="case-rate-error">
+              {rateProblem}
+            </p>
+          )}
           <p className="muted">{t('ws.pl.caseRateHint')}</p>
         </Modal>
       )}

@@ -1,7 +1,7 @@
 import type { ModelName } from '@topline/engine/src/schema';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeNumber } from '../../format/input';
+import { MULTIPLE_RULE, readTyped, refusalMessage } from '../../format/typed';
 import { currentLanguage } from '../../i18n';
 import { GROWTH_MODELS, isModelName, MODELS_BY_LANGUAGE } from '../../plan/growthModels';
 
@@ -24,7 +24,10 @@ export function GrowthModel({
   const options: string[] = [...MODELS_BY_LANGUAGE[currentLanguage(i18n.language)]];
   if (!options.includes(name)) options.unshift(name);
   const custom = name === 'custom';
-  const valid = rates.length === 5 && rates.every((r) => r !== '' && Number(r) > 0);
+  // Each multiple as typed, read by the one typed-number rule: refused with a message, never stripped.
+  const typed = rates.map((r) => readTyped(r, MULTIPLE_RULE));
+  const values = typed.map((r) => (r.ok ? r.value : null));
+  const valid = rates.length === 5 && values.every((v) => v !== null);
 
   return (
     <div className="ws-growth" data-test="growth-model">
@@ -53,16 +56,21 @@ export function GrowthModel({
             <span>{t('ws.pl.yearToYear', { from: index + 1, to: index + 2 })}</span>
             <input
               value={rates[index] ?? ''}
-              maxLength={4}
               inputMode="decimal"
               disabled={!editable || !custom}
+              aria-invalid={custom && typed[index]?.ok === false}
               aria-label={t('ws.pl.yearToYear', { from: index + 1, to: index + 2 })}
               onChange={(e) => {
                 const next = rates.slice();
-                next[index] = sanitizeNumber(e.target.value, { decimal: true, digits: 1, minus: false });
+                next[index] = e.target.value;
                 setRates(next);
               }}
             />
+            {custom && typed[index]?.ok === false && (
+              <span className="field-error" role="alert" data-test="growth-rate-error">
+                {refusalMessage(typed[index] as Extract<(typeof typed)[number], { ok: false }>, MULTIPLE_RULE, t)}
+              </span>
+            )}
           </label>
         ))}
         {custom && editable && (
@@ -70,7 +78,12 @@ export function GrowthModel({
             type="button"
             className="button button-small button-primary"
             disabled={!valid}
-            onClick={() => void onSave('custom', rates.map(Number))}
+            onClick={() =>
+              void onSave(
+                'custom',
+                values.filter((v): v is number => v !== null),
+              )
+            }
           >
             {t('ws.common.save')}
           </button>
