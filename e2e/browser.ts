@@ -3,6 +3,7 @@
  * the build with /api proxied to it, and drives Debian's headless Chromium through playwright-core.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -41,23 +42,46 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /**
+   * More settings of the API, given the address the web is served at (its PUBLIC_URL, which the API also gets):
+   * e.g. the STRIPE_* settings of a Stripe stand-in. Without it the web takes the first free port from a random one.
+   */
+  apiEnv?: (webUrl: string) => Record<string, string>;
+}
+
+/** A port no server listens on now, for a web address the API must know before the web is served. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const outDir = mkdtempSync(join(tmpdir(), 'topline-web-'));
   await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const outboxDir = mkdtempSync(join(tmpdir(), 'topline-outbox-'));
   const silent = { info: () => {}, error: () => {} };
   const google = await startGoogleStandIn(GOOGLE_CLIENT_ID);
   googleKeys = google;
+  const fixedPort = options.apiEnv ? await freePort() : null;
+  const publicUrl = fixedPort ? `http://127.0.0.1:${fixedPort}` : null;
   const api = await startTestApi({
     mailer: outboxMailer(outboxDir, silent),
-    env: { GOOGLE_CERTS_URL: google.certsUrl, GOOGLE_CLIENT_ID },
+    env: {
+      GOOGLE_CERTS_URL: google.certsUrl,
+      GOOGLE_CLIENT_ID,
+      ...(publicUrl && options.apiEnv ? { PUBLIC_URL: publicUrl, ...options.apiEnv(publicUrl) } : {}),
+    },
   });
-  const port = 4300 + Math.floor(Math.random() * 1000);
+  const port = fixedPort ?? 4300 + Math.floor(Math.random() * 1000);
   const server: PreviewServer = await preview({
     root: WEB_ROOT,
     logLevel: 'error',
     build: { outDir },
-    preview: { host: '127.0.0.1', port, strictPort: false, proxy: { '/api': api.url } },
+    preview: { host: '127.0.0.1', port, strictPort: fixedPort !== null, proxy: { '/api': api.url } },
   });
   const webUrl = (server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`).replace(/\/$/, '');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -7,7 +7,10 @@ import Stripe from 'stripe';
  * invoices, Checkout sessions, setup intents), reached through STRIPE_API_BASE: form-encoded bodies with bracketed
  * keys, prefixed ids, list objects, `expand[]`, and Stripe's error bodies. What a person does on Stripe's hosted pages
  * (paying, saving a card) and what Stripe does on its own (renewals, failed payments, cancellations) are methods here;
- * each answers the events Stripe would send, for the test to sign and deliver.
+ * each answers the events Stripe would send, for the test to sign and deliver. With `webhookUrl` set it also serves
+ * Stripe's hosted pages for a browser: the Checkout page at a session's `url` (paying completes the session, sends
+ * the signed events to the webhook endpoint and redirects to the session's `success_url`; leaving goes to its
+ * `cancel_url`) and an invoice's page at its `hosted_invoice_url`.
  */
 export interface StripeStandIn {
   /** The base URL for STRIPE_API_BASE. */
@@ -33,6 +36,11 @@ export interface StripeStandIn {
   event(type: string, object: object): StripeEvent;
   /** The Stripe-Signature header of a payload, as Stripe signs it. */
   sign(payload: string, secret?: string): string;
+  /**
+   * Where the hosted Checkout page sends its events, signed, as Stripe sends them to a webhook endpoint. Until it is
+   * set the page is not served (API tests complete sessions with `completeCheckout` and deliver the events).
+   */
+  webhookUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -419,6 +427,66 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     });
   };
 
+  /** Sends events one after another to the webhook endpoint, signed; an answer other than 2xx is an error. */
+  const deliver = async (events: StripeEvent[]) => {
+    for (const sent of events) {
+      const payload = JSON.stringify(sent);
+      const answer = await fetch(standIn.webhookUrl ?? '', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': sign(payload) },
+        body: payload,
+      });
+      if (!answer.ok) throw new Error(`the webhook endpoint answered ${answer.status} to ${sent.type}`);
+    }
+  };
+
+  /** Stripe's hosted pages, for a browser (no API key): Checkout and invoices. Undefined for an API path. */
+  const hostedPage = (
+    method: string,
+    path: string,
+  ): Promise<{ status: number; headers: Record<string, string>; body?: string }> | undefined => {
+    const checkout = path.match(/^\/c\/pay\/([^/]+)$/)?.[1];
+    const invoiceId = path.match(/^\/invoices\/([^/.]+)(\.pdf)?$/)?.[1];
+    if (!standIn.webhookUrl || (!checkout && !invoiceId)) return undefined;
+    const html = (status: number, body: string) => ({
+      status,
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe stand-in</title></head><body>${body}</body></html>`,
+    });
+    if (invoiceId) {
+      const invoice = invoices.find((i) => i.id === invoiceId);
+      if (!invoice) return Promise.resolve(html(404, '<h1>No such invoice</h1>'));
+      return Promise.resolve(
+        html(
+          200,
+          `<h1>Invoice ${escapeHtml(invoice.id)}</h1><p data-test="invoice-total">${invoice.total} ${escapeHtml(invoice.currency.toUpperCase())}</p><p>${escapeHtml(invoice.status)}</p>`,
+        ),
+      );
+    }
+    const session = sessions.get(checkout ?? '');
+    if (session?.status !== 'open') {
+      return Promise.resolve(html(404, '<h1>This Checkout session is no longer available</h1>'));
+    }
+    if (method === 'POST') {
+      return (async () => {
+        await deliver(standIn.completeCheckout(session.id));
+        return { status: 303, headers: { Location: session.success_url } };
+      })();
+    }
+    const line = session.line_items[0];
+    const price = line ? pricesById.get(line.price) : undefined;
+    const what =
+      session.mode === 'setup'
+        ? '<h1>Save a card</h1>'
+        : `<h1>Subscribe</h1><p data-test="checkout-price">${price?.unit_amount ?? 0} ${escapeHtml((price?.currency ?? '').toUpperCase())} / ${escapeHtml(price?.interval ?? '')}</p>`;
+    return Promise.resolve(
+      html(
+        200,
+        `${what}<form method="post" action="/c/pay/${escapeHtml(session.id)}"><label>Card number <input name="card" value="4242 4242 4242 4242"></label><button type="submit">${session.mode === 'setup' ? 'Save card' : 'Pay'}</button></form><a href="${escapeHtml(session.cancel_url)}">Back</a>`,
+      ),
+    );
+  };
+
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -427,6 +495,20 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
       const method = req.method ?? 'GET';
       const body = Buffer.concat(chunks).toString('utf8');
       const params = parseForm(method === 'GET' ? target.search.slice(1) : body);
+      const hosted = hostedPage(method, target.pathname);
+      if (hosted) {
+        hosted.then(
+          (page) => {
+            res.writeHead(page.status, page.headers);
+            res.end(page.body ?? '');
+          },
+          (error: unknown) => {
+            res.writeHead(500, { 'Content-Type': 'text/plain' });
+            res.end(String(error));
+          },
+        );
+        return;
+      }
       calls.push({ method, path: target.pathname, params });
       const send = (status: number, value: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': newId('req') });
@@ -452,10 +534,11 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
   const sign = (payload: string, secret = webhookSecret) =>
     signer.webhooks.generateTestHeaderString({ payload, secret });
 
-  return {
+  const standIn: StripeStandIn = {
     url,
     secretKey,
     webhookSecret,
+    webhookUrl: null,
     calls,
     customers,
     subscriptions,
@@ -551,4 +634,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
         server.close(() => resolve());
       }),
   };
+  return standIn;
 }
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
