@@ -197,8 +197,8 @@ describe('working screens in headless Chromium', () => {
     const wb = await engineOf(stack, owner.token, planId);
     const actual = wb.monthlyGrid(0, 1, 'actual');
     await waitForCell(page, 'monthly-grid', 'cumulative', 'M3', formatNumber(actual[2]?.values.cumulative));
-    // Costs show with their sign inverted: S&M of 1,500,000 reads ▲1,500,000 in red.
-    expect(await cellText(page, 'monthly-grid', 'sm', 'M1')).toBe('▲1,500,000');
+    // Costs show with their sign inverted: S&M of 1,500,000 reads -1,500,000 in red (English shows a minus sign).
+    expect(await cellText(page, 'monthly-grid', 'sm', 'M1')).toBe('-1,500,000');
     await screenshot(page, 'screen-monthly-actuals');
 
     await page.getByRole('tab', { name: 'Progress' }).click();
