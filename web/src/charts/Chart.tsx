@@ -3,6 +3,7 @@
  * import the first time a chart shows, so neither is in the shell's bundle.
  */
 import { lazy, Suspense } from 'react';
+import { chartLayout } from './layout';
 
 export interface Trace {
   type: 'bar' | 'scatter' | 'pie';
@@ -49,18 +50,7 @@ export function Chart({ traces, title, height = 300, layout, testId }: ChartProp
       <Suspense fallback={<div className="chart-loading" style={{ height }} />}>
         <Plot
           data={traces}
-          layout={{
-            title: title ? { text: title, font: { size: 14 } } : undefined,
-            height,
-            autosize: true,
-            margin: { l: 60, r: 20, t: title ? 40 : 16, b: 40 },
-            legend: { orientation: 'h', y: -0.15 },
-            barmode: 'group',
-            paper_bgcolor: 'rgba(0,0,0,0)',
-            plot_bgcolor: 'rgba(0,0,0,0)',
-            separators: '.,',
-            ...layout,
-          }}
+          layout={chartLayout({ traces, title, height, layout })}
           config={{ displayModeBar: false, responsive: true }}
           style={{ width: '100%' }}
           useResizeHandler
