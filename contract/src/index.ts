@@ -17,5 +17,6 @@ export * from './policy';
 export * from './routes';
 export * from './screenAnswers';
 export * from './screens';
+export * from './spreadsheets';
 export * from './time';
 export * from './wire';

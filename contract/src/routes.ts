@@ -34,6 +34,7 @@ import {
   webhookRequest,
 } from './billing';
 import { explainRoutes } from './explain';
+import { spreadsheetFileRoutes } from './spreadsheets';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -348,6 +349,8 @@ export const routes = {
   plCsv: csv('/pl/csv', 'pl'),
   revenueCsv: csv('/revenue/csv', 'sales_detail'),
   kpiCsv: csv('/kpi/csv', 'kpi'),
+  // The XLSX download and import, the monthly P&L's CSV.
+  ...spreadsheetFileRoutes,
   ...explainRoutes,
 } as const;
 

@@ -142,4 +142,10 @@ function flattenItem(value: unknown): unknown {
 }
 
 /** A CSV download: a GET, so its numbers come as text. */
-export const csvRequest = body({ business_plan_id: planIdText, case_id: caseIdText, year: yearText.optional() });
+export const csvRequest = body({
+  business_plan_id: planIdText,
+  case_id: caseIdText,
+  year: yearText.optional(),
+  /** Headers and labels in this language; without it, the request's `Accept-Language`. */
+  lang: z.enum(['ja', 'en'], 'lang must be ja or en').optional(),
+});

@@ -81,8 +81,8 @@ describe('typed calls', () => {
       expectTypeOf(me.data.user.plan.can_create_plan).toEqualTypeOf<boolean>();
     };
     expectTypeOf<AnswerAt<'/kpi/retrieve'>>().toEqualTypeOf<DataOf<'kpiRetrieve'>>();
-    expectTypeOf<MultipartRoute>().toEqualTypeOf<'planCreate' | 'planEdit'>();
-    expectTypeOf<CsvPath>().toEqualTypeOf<'/pl/csv' | '/revenue/csv' | '/kpi/csv'>();
+    expectTypeOf<MultipartRoute>().toEqualTypeOf<'planCreate' | 'planEdit' | 'xlsxImport'>();
+    expectTypeOf<CsvPath>().toEqualTypeOf<'/pl/csv' | '/revenue/csv' | '/kpi/csv' | '/pl/monthly/csv'>();
     expect(calls).toBeTypeOf('function');
   });
 });
