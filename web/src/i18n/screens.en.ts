@@ -205,6 +205,13 @@ const en = {
     },
     dashboard: {
       hideEstimate: 'Hide estimate charts',
+      asOf: 'Figures as of {{month}}, the latest month with actual results',
+      noActualsTitle: 'No actual results yet',
+      noActuals:
+        "The dashboard compares a month's actual results with the plan. Enter them in the Monthly PL, view 'Enter actuals': {{fields}}, ARPA, costs and cash items. Until then the charts show the plan.",
+      fieldsSaas: 'sessions, leads, opportunities, new customers and churn',
+      fieldsSelf: 'sessions, registrations, new customers and churn',
+      enterActuals: 'Enter actual results',
       cash_balance: 'Cash balance',
       cashOut: 'Cash runs out in {{months}} months ({{when}})',
       cashOutPast: 'Cash fell below zero in {{when}}',

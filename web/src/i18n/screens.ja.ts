@@ -201,6 +201,13 @@ const ja: ScreenMessages = {
     },
     dashboard: {
       hideEstimate: '計画のグラフを隠す',
+      asOf: '{{month}}時点の数値（実績を入力した最新の月）',
+      noActualsTitle: 'まだ実績がありません',
+      noActuals:
+        'ダッシュボードは月ごとの実績を計画と比べて表示します。月次PL（予実）の「実績入力」で、{{fields}}、ARPA、費用、キャッシュの項目を入力してください。入力するまで、グラフには計画を表示します。',
+      fieldsSaas: 'セッション、リード、商談、新規顧客、解約の数',
+      fieldsSelf: 'セッション、登録、新規顧客、解約の数',
+      enterActuals: '実績を入力する',
       cash_balance: '現預金残高',
       cashOut: 'あと{{months}}か月で資金が尽きます（{{when}}）',
       cashOutPast: '{{when}}に資金がマイナスになりました',

@@ -10,6 +10,7 @@ import { useCurrentCase } from '../plan/currentCase';
 import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from './common/CaseSelect';
 import { useScreenReady } from './common/ui';
+import { AsOf } from './dashboard/AsOf';
 import { formatMetric, METRICS_SAAS, METRICS_SELF, RATE_METRICS } from './dashboard/metrics';
 import '../styles/screens/dashboard.css';
 
@@ -61,6 +62,8 @@ export default function DashboardScreen() {
   const cashOutPast = data.cash_out !== null && data.cash_out.t <= (data.latest_actual_month ?? 0);
   const cashOutWhen = data.cash_out ? `${data.cash_out.year}/${String(data.cash_out.month).padStart(2, '0')}` : '';
   const showEstimate = !hideEstimate;
+  // Without an ACT month there is no latest value or average to show: the dashboard says what to enter instead.
+  const hasActuals = data.latest_actual_month !== null;
   const seriesChart = (name: string, height = 200) => {
     const series = data.metrics[name];
     const scale = RATE_METRICS.has(name) ? 100 : 1;
@@ -111,12 +114,21 @@ export default function DashboardScreen() {
           {t('ws.dashboard.hideEstimate')}
         </label>
       </div>
+      <AsOf
+        planId={planId}
+        template={plan.template}
+        months={data.months}
+        latest={data.latest_actual_month}
+        mayEnter={canEdit(plan, 'monthly_pl')}
+      />
       <div className="ws-dash-top">
         <div className="ws-card ws-metric-card" data-test="cash-balance">
           <h3>{t('ws.dashboard.cash_balance')}</h3>
-          <strong className="ws-big" data-test="latest-cash_balance">
-            {formatMetric('cash_balance', cash?.latest_value ?? null)}
-          </strong>
+          {hasActuals && (
+            <strong className="ws-big" data-test="latest-cash_balance">
+              {formatMetric('cash_balance', cash?.latest_value ?? null)}
+            </strong>
+          )}
           <p className="ws-runway" data-test="cash-out" data-color={runwayColor} style={{ color: COLORS[runwayColor] }}>
             {runway === null
               ? t('ws.dashboard.noCashOut')
@@ -145,9 +157,11 @@ export default function DashboardScreen() {
               ))}
             </span>
           </header>
-          <strong className="ws-big" data-test={`latest-${trend}`}>
-            {formatMetric(trend, data.metrics[trend]?.latest_value ?? null)}
-          </strong>
+          {hasActuals && (
+            <strong className="ws-big" data-test={`latest-${trend}`}>
+              {formatMetric(trend, data.metrics[trend]?.latest_value ?? null)}
+            </strong>
+          )}
           {seriesChart(trend, 180)}
         </div>
         <div className="ws-card ws-metric-card" data-test="mrr-progress">
@@ -166,19 +180,23 @@ export default function DashboardScreen() {
           return (
             <div key={name} className="ws-card ws-metric-card" data-test={`metric-${name}`}>
               <h3>{t(`ws.dashboard.${name}`)}</h3>
-              <strong className="ws-big" data-test={`latest-${name}`}>
-                {formatMetric(name, series.latest_value)}
-              </strong>
-              <dl className="ws-averages">
-                <dt>{t('ws.dashboard.fiscalYear')}</dt>
-                <dd data-test="fiscal-year">{formatPercent(series.fiscal_year_achieved) || '-'}</dd>
-                <dt>{t('ws.dashboard.ave3')}</dt>
-                <dd data-test="ave-3">{formatMetric(name, series.ave_three_monthes)}</dd>
-                <dt>{t('ws.dashboard.ave6')}</dt>
-                <dd data-test="ave-6">{formatMetric(name, series.ave_six_monthes)}</dd>
-                <dt>{t('ws.dashboard.ave12')}</dt>
-                <dd data-test="ave-12">{formatMetric(name, series.ave_twelve_monthes)}</dd>
-              </dl>
+              {hasActuals && (
+                <>
+                  <strong className="ws-big" data-test={`latest-${name}`}>
+                    {formatMetric(name, series.latest_value)}
+                  </strong>
+                  <dl className="ws-averages">
+                    <dt>{t('ws.dashboard.fiscalYear')}</dt>
+                    <dd data-test="fiscal-year">{formatPercent(series.fiscal_year_achieved) || '-'}</dd>
+                    <dt>{t('ws.dashboard.ave3')}</dt>
+                    <dd data-test="ave-3">{formatMetric(name, series.ave_three_monthes)}</dd>
+                    <dt>{t('ws.dashboard.ave6')}</dt>
+                    <dd data-test="ave-6">{formatMetric(name, series.ave_six_monthes)}</dd>
+                    <dt>{t('ws.dashboard.ave12')}</dt>
+                    <dd data-test="ave-12">{formatMetric(name, series.ave_twelve_monthes)}</dd>
+                  </dl>
+                </>
+              )}
               {seriesChart(name, 170)}
             </div>
           );

@@ -29,7 +29,11 @@ const TRAILING = [
 export const METRICS_SAAS = [...LEADING, 'lead', 'lead_cvr', 'meeting', 'meeting_cvr', ...TRAILING];
 export const METRICS_SELF = [...LEADING, 'registration', 'registration_cvr', ...TRAILING];
 
-/** A metric's value as the dashboard shows it; a dash where there is none (no actual yet, or a zero divisor). */
+/**
+ * A metric's value as the dashboard shows it; a dash where there is none (a zero divisor). Counts are whole: a latest
+ * value is an ACT month's entered count, and an average per month is rounded; none is summed into a shown total, so
+ * the footing rule of the grids (engine/README.md, "Counts that foot") has nothing to add up here.
+ */
 export function formatMetric(name: string, value: number | null): string {
   const text = RATE_METRICS.has(name) ? formatPercent(value, 1) : formatNumber(value, RATIO_METRICS.has(name) ? 2 : 0);
   return text === '' ? '-' : text;
