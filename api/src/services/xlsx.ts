@@ -90,8 +90,8 @@ export async function saveActualInputs(db: Db, access: PlanAccess, sheets: Sheet
           case_id: loaded.caseIds[c.caseIndex] ?? 0,
           month: c.yearMonth,
           key: c.key,
-          old: typeof c.old === 'number' ? c.old : null,
-          new: typeof c.new === 'number' ? c.new : null,
+          old: c.old,
+          new: c.new,
         }),
       );
       return { changes: answer, reading, caseIds: loaded.caseIds, keys, emptied };

@@ -104,9 +104,9 @@ export interface ActualChange {
   month: number;
   /** The month's header, `YYYY/MM`. */
   yearMonth: string;
-  key: ActualKey | 'status';
-  old: number | string | null;
-  new: number | string | null;
+  key: ActualKey;
+  old: number | null;
+  new: number | null;
 }
 
 /** A problem with one cell, or with a whole sheet (then `cell` is the sheet title alone). */
@@ -144,7 +144,8 @@ export const cellErrorText = (e: ActualCellError): string => `${e.cell}: ${e.mes
  *   outside the input's bounds (`engine/README.md`, bounds) is an error of that cell.
  * - A month with any value becomes ACT with exactly the values in its column: an emptied cell removes that actual, a
  *   column emptied whole removes the month's actuals (it returns to EST). A reversed month (EST with kept values)
- *   whose values are all unchanged stays reversed.
+ *   whose values are all unchanged stays reversed; one with a changed value becomes ACT (`months` says so, the
+ *   changes list only values).
  * - Rows are found by the key in column B, so their order may change; a key row missing, a month header that is not
  *   the plan's (`2026/04` in C1), a missing sheet or another plan's id in the `Topline` sheet are errors too.
  * @returns every change, or every error (then nothing may be written).
@@ -214,7 +215,6 @@ export function readActualInputs(
       if (monthChanges.length === 0) continue;
       const entered = Object.keys(values).length > 0;
       const next: ActualInputs | undefined = entered ? { ...values, status: 'ACT' } : undefined;
-      if (entered && (stored?.status ?? 'ACT') !== 'ACT') monthChanges.push({ key: 'status', old: 'EST', new: 'ACT' });
       caseMonths.set(t, next);
       for (const ch of monthChanges) {
         changes.push({ caseIndex, caseName: c.case_name, month: t, yearMonth: monthHeader(plan, t), ...ch });
