@@ -77,7 +77,7 @@ describe('typed numbers', () => {
       await shown.waitFor();
       // The reason, and what the cell takes with its bounds.
       expect(await shown.textContent()).toBe(
-        `${why} Enter a percentage with at most 1 decimals at least 0% and at most 1,000% (0, or at least 0.01% in size).×`,
+        `${why} Allowed: a percentage with at most 1 decimal place, from 0% to 1,000% (0, or at least 0.01% in size).×`,
       );
       await page.waitForTimeout(300);
       expect(writes.filter((path) => path === '/case/edit')).toEqual([]);
@@ -110,7 +110,7 @@ describe('typed numbers', () => {
       await enterCell(page, 'monthly-grid', 'meeting', 'M1', typed);
       const shown = message('monthly-grid', 'meeting', 'M1');
       await shown.waitFor();
-      expect(await shown.textContent()).toBe(`${why} Enter a whole number at least 0 and at most 1,000,000,000.×`);
+      expect(await shown.textContent()).toBe(`${why} Allowed: a whole number, from 0 to 1,000,000,000.×`);
       expect(writes).toEqual([]);
     }
     await screenshot(page, 'typed-monthly-refused');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterMonth, monthInput, percentInput, sanitizeNumber } from './input';
+import { afterMonth, monthInput, sanitizeNumber } from './input';
 
 describe('input rules', () => {
   it('strips non-numeric characters, keeps a minus and floors decimals', () => {
@@ -8,12 +8,6 @@ describe('input rules', () => {
     expect(sanitizeNumber('-12', { minus: false })).toBe('12');
     expect(sanitizeNumber('2.345', { decimal: true })).toBe('2.3');
     expect(sanitizeNumber('2.345', { decimal: true, digits: 2 })).toBe('2.34');
-  });
-
-  it('reads rates as percentages with one digit, churn with two', () => {
-    expect(percentInput('2.55', 'lead_rate')).toBe(0.025);
-    expect(percentInput('2.555', 'churn_rate')).toBe(0.0255);
-    expect(percentInput('', 'churn_rate')).toBeNull();
   });
 
   it('keeps month inputs to 1..12 and reverts anything else', () => {

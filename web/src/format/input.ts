@@ -1,8 +1,9 @@
 /** The working screens' input rules (working-screens.md sections 5 and 9): numbers, rates as percentages, months. */
 
 /**
- * The numeric input rule: non-numeric characters are stripped, a minus sign is allowed by default, decimals only
- * when asked for and floored to `digits` places.
+ * The numeric input rule of section 9 for short form fields: non-numeric characters are stripped, a minus sign is
+ * allowed by default, decimals only when asked for and floored to `digits` places. Number cells of the grids and the
+ * P&L's own fields read what is typed with `readTyped` (typed.ts) instead, which refuses rather than strips.
  */
 export function sanitizeNumber(raw: string, options: { decimal?: boolean; digits?: number; minus?: boolean } = {}) {
   const { decimal = false, digits = 1, minus = true } = options;
@@ -14,18 +15,6 @@ export function sanitizeNumber(raw: string, options: { decimal?: boolean; digits
     body = rest.length > 0 ? `${whole}.${fraction.slice(0, digits)}` : whole;
   }
   return negative ? `-${body}` : body;
-}
-
-/** Decimal digits of a rate entered as a percentage: one by default, two for churn (section 9). */
-export const rateDigits = (key: string): number => (key === 'churn_rate' ? 2 : 1);
-
-/** A percentage typed by the user as a fraction, floored to the key's digits. */
-export function percentInput(raw: string, key: string): number | null {
-  const text = sanitizeNumber(raw, { decimal: true, digits: rateDigits(key), minus: false });
-  if (text === '' || text === '.' || text === '-') return null;
-  const factor = 10 ** rateDigits(key);
-  const percent = Math.floor(Number(text) * factor + 1e-9) / factor;
-  return Number.isFinite(percent) ? Number((percent / 100).toFixed(rateDigits(key) + 2)) : null;
 }
 
 /** Month input: digits only, 1 to 12, two characters; anything else keeps the previous value. */

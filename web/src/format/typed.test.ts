@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../i18n/screens.en';
 import ja from '../i18n/screens.ja';
-import { readTyped, refusalMessage, ruleOf, type TypedResult, type TypedRule } from './typed';
+import { CASE_RATE_RULE, readTyped, refusalMessage, ruleOf, type TypedResult, type TypedRule } from './typed';
 
 const value = (raw: string, key: string) => {
   const result = readTyped(raw, ruleOf(key));
@@ -107,17 +107,26 @@ describe('the refusal in words', () => {
   it('says why and what the cell takes, in English', () => {
     const t = translator(en);
     expect(refusalMessage(refused('-20', ruleOf('cogs_rate')), ruleOf('cogs_rate'), t)).toBe(
-      'This value cannot be negative: “-20”. Enter a percentage with at most 1 decimals at least 0% and at most 1,000% (0, or at least 0.01% in size).',
+      'This value cannot be negative: “-20”. Allowed: a percentage with at most 1 decimal place, from 0% to 1,000% (0, or at least 0.01% in size).',
     );
     expect(refusalMessage(refused('12abc', ruleOf('meeting')), ruleOf('meeting'), t)).toBe(
-      'Not a number: “12abc”. Enter a whole number at least 0 and at most 1,000,000,000.',
+      'Not a number: “12abc”. Allowed: a whole number, from 0 to 1,000,000,000.',
+    );
+    expect(refusalMessage(refused('2.555', ruleOf('churn_rate')), ruleOf('churn_rate'), t)).toBe(
+      'Too many decimals: “2.555”. Allowed: a percentage with at most 2 decimal places, from 0% to 100% (0, or at least 0.01% in size).',
+    );
+    expect(refusalMessage(refused('0', CASE_RATE_RULE), CASE_RATE_RULE, t)).toBe(
+      'Out of range: “0”. Allowed: a number with at most 2 decimal places, above 0 and at most 99.99.',
     );
   });
 
   it('says why and what the cell takes, in Japanese', () => {
     const t = translator(ja);
     expect(refusalMessage(refused('1,5', ruleOf('meeting')), ruleOf('meeting'), t)).toBe(
-      '数値ではありません:「1,5」。 0以上、1,000,000,000以下の整数を入力してください。',
+      '数値ではありません:「1,5」。 入力できるのは0から1,000,000,000までの整数です。',
+    );
+    expect(refusalMessage(refused('-20', ruleOf('cogs_rate')), ruleOf('cogs_rate'), t)).toBe(
+      'マイナスは入力できません:「-20」。 入力できるのは0%から1,000%までの小数第1位までのパーセントです(0、または絶対値0.01%以上)。',
     );
   });
 });

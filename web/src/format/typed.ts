@@ -127,22 +127,23 @@ export function ruleWords(rule: TypedRule): RuleWords {
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-/** The refusal in words: why, then what the cell takes ("Not a number: "12abc". Enter a whole number from 0 to …"). */
+/** The refusal in words: why, then what the cell takes ("Not a number: “12abc”. Allowed: a whole number, from 0 to …"). */
 export function refusalMessage(result: Extract<TypedResult, { ok: false }>, rule: TypedRule, t: Translate): string {
   const words = ruleWords(rule);
-  const kind = t(`ws.typed.kind.${words.kind}`, { digits: words.digits });
-  const low = words.above
-    ? t('ws.typed.above', { value: words.above })
-    : words.min
-      ? t('ws.typed.atLeast', { value: words.min })
-      : '';
-  const high = words.max ? t('ws.typed.atMost', { value: words.max }) : '';
-  const range = low && high ? t('ws.typed.between', { low, high }) : low || high;
+  const plural = words.digits === 1 ? '_one' : '_other';
+  const kind = t(words.kind === 'whole' ? 'ws.typed.kind.whole' : `ws.typed.kind.${words.kind}${plural}`, {
+    digits: words.digits,
+  });
+  const low = words.above ?? words.min;
+  let range = '';
+  if (low !== undefined && words.max !== undefined)
+    range = t(words.above !== undefined ? 'ws.typed.aboveAtMost' : 'ws.typed.fromTo', { low, high: words.max });
+  else if (words.above !== undefined) range = t('ws.typed.above', { value: words.above });
+  else if (words.min !== undefined) range = t('ws.typed.atLeast', { value: words.min });
+  else if (words.max !== undefined) range = t('ws.typed.atMost', { value: words.max });
   const smallest = words.smallest ? t('ws.typed.smallest', { value: words.smallest }) : '';
-  const allowed = t('ws.typed.allowed', { kind, range, smallest })
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.。,、])/g, '$1');
-  return `${t(`ws.typed.problem.${result.problem}`, { text: result.text.trim() })} ${allowed}`.trim();
+  const allowed = t('ws.typed.allowed', { kind, range, smallest });
+  return `${t(`ws.typed.problem.${result.problem}`, { text: result.text.trim() })} ${allowed}`;
 }
 
 // ----- The rules of the editable cells -----
