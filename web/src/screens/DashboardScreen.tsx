@@ -166,10 +166,10 @@ export default function DashboardScreen() {
         </div>
         <div className="ws-card ws-metric-card" data-test="mrr-progress">
           <h3>{t('ws.dashboard.mrrProgress')}</h3>
-          <Gauge percent={data.mrr_progress.progress_percent} />
+          {hasActuals && <Gauge percent={data.mrr_progress.progress_percent} />}
           <p className="muted" data-test="mrr-progress-values">
-            {t('ws.dashboard.asIs')}: {formatMetric('mrr', data.mrr_progress.as_is)} / {t('ws.dashboard.goal')}:{' '}
-            {formatMetric('mrr', data.mrr_progress.goal)}
+            {hasActuals && `${t('ws.dashboard.asIs')}: ${formatMetric('mrr', data.mrr_progress.as_is)} / `}
+            {t('ws.dashboard.goal')}: {formatMetric('mrr', data.mrr_progress.goal)}
           </p>
         </div>
       </div>
