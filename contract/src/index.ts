@@ -12,6 +12,7 @@ export * from './edits';
 export * from './errors';
 export * from './explain';
 export * from './fields';
+export * from './googleSheets';
 export * from './plans';
 export * from './policy';
 export * from './routes';

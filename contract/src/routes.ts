@@ -34,6 +34,7 @@ import {
   webhookRequest,
 } from './billing';
 import { explainRoutes } from './explain';
+import { spreadsheetRoutes } from './googleSheets';
 import { spreadsheetFileRoutes } from './spreadsheets';
 import {
   caseCreateRequest,
@@ -352,6 +353,9 @@ export const routes = {
   // The XLSX download and import, the monthly P&L's CSV.
   ...spreadsheetFileRoutes,
   ...explainRoutes,
+
+  // The Google Sheets round trip (working-screens.md sections 2 and 7).
+  ...spreadsheetRoutes,
 } as const;
 
 export type Routes = typeof routes;

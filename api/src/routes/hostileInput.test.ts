@@ -136,7 +136,9 @@ describe('generated bad bodies to every plan write route', () => {
         !covered.includes(name) &&
         !['signout', 'profileEdit', 'planImport', 'planDelete', 'caseDelete'].includes(name) &&
         // Billing touches no plan (routes/billing.test.ts refuses its bad bodies).
-        !name.startsWith('billing'),
+        !name.startsWith('billing') &&
+        // The Google Sheets calls write no plan input but the import (routes/spreadsheet.test.ts refuses their bodies).
+        !name.startsWith('spreadsheet'),
     );
     expect(uncovered).toEqual([]);
   });
