@@ -30,10 +30,12 @@ export const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   /** Google's ID-token signing keys in PEM form (the one google-auth-library reads under Node); tests serve their own. */
   GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
-  /** A server that speaks the Sheets, Drive and userinfo APIs (their root URL); unset is Google's. Tests serve their own. */
+  /** A server that speaks the Sheets, Drive and userinfo APIs (their root URL); unset is Google's. For tests. */
   GOOGLE_API_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_API_BASE must be an http or https URL' }).optional(),
-  /** A server with Google's OAuth endpoints (/o/oauth2/v2/auth, /token, /revoke); unset is Google's. */
-  GOOGLE_OAUTH_BASE: z.url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http or https URL' }).optional(),
+  /** A server with Google's OAuth endpoints (/o/oauth2/v2/auth, /token, /revoke); unset is Google's. For tests. */
+  GOOGLE_OAUTH_BASE: z
+    .url({ protocol: /^https?$/, error: 'GOOGLE_OAUTH_BASE must be an http or https URL' })
+    .optional(),
   /** Where e-mailed links point; unset follows PORT on localhost. */
   PUBLIC_URL: z.url().optional(),
   DEMO_BOOKING_URL: optionalUrl,
