@@ -8,13 +8,10 @@
  * sum of their shown months. The year shows its true total rounded, each month and quarter differs from its true value
  * by less than one, and a whole month (an entered actual) shows exactly as entered.
  */
-import { ROWS } from '../rows';
 import type { NumberRecord } from './cells';
 
-/** The count flows, summed into quarters and years (MODEL.md section 4): sessions, leads, meetings, registrations, orders, churn. */
-export const COUNT_FLOW_KEYS: readonly string[] = ROWS.filter(
-  (r) => r.rule === 'sum' && !r.money && r.key !== 'cumulative_prev',
-).map((r) => r.key);
+/** The count flows that MODEL.md section 4 sums into quarters and years; customers and head count are stocks. */
+export const COUNT_FLOW_KEYS: readonly string[] = ['session', 'lead', 'meeting', 'registration', 'order', 'churn'];
 
 /** Half up, on the decimal value rather than its binary approximation; whole numbers stay as they are. */
 export function roundCount(value: number): number {
