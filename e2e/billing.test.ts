@@ -127,7 +127,8 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
     expect(await invoices.count()).toBe(1);
     expect(await invoices.first().locator('.invoice-price').textContent()).toBe('¥14,980');
     expect(await invoices.first().locator('a').textContent()).toBe(ymd(Math.floor(Date.now() / 1000)));
-    expect(await invoices.first().locator('a').getAttribute('href')).toMatch(new RegExp(`^${stripe.url}/invoices/in_`));
+    const firstInvoice = await invoices.first().locator('a').getAttribute('href');
+    expect(firstInvoice).toMatch(new RegExp(`^${stripe.url}/invoices/in_`));
     // Basic is another plan now: changing to it asks first.
     expect(await modal.locator('[data-test="choose-basic"]').textContent()).toBe('Basic（月払い）に変更');
     await screenshot(page, 'billing-plan-tab-team-ja');
@@ -177,6 +178,35 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
     expect(await modal.locator('[data-test="billing-message"]').allTextContents()).toEqual([`次回更新日：${renewal}`]);
     expect(subscription?.cancel_at_period_end).toBe(false);
     expect(subscription?.status).toBe('active');
+
+    // Replacing the card: Stripe's page in setup mode; the new card is the subscription's from then on.
+    await modal.getByRole('button', { name: 'カードを変更' }).click();
+    await page.waitForURL(`${stripe.url}/c/pay/**`);
+    expect([...stripe.sessions.values()].at(-1)?.mode).toBe('setup');
+    await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.waitForURL(new RegExp(`${planPath}/pl\\?settings=plan$`));
+    await page.locator('.notice', { hasText: '新しいカードを登録しました。' }).waitFor();
+    await modal.locator('[data-test="billing-card"]', { hasText: '末尾 4444' }).waitFor();
+
+    // Three renewals later: the latest three invoices, then all four.
+    for (let month = 0; month < 3; month += 1) stripe.payInvoice(subscription?.id ?? '');
+    await page.reload();
+    await modal.locator('[data-test="invoice-list"]').waitFor();
+    const hrefs = () =>
+      modal.locator('[data-test="invoice-list"] a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(await invoices.count()).toBe(3);
+    expect(await hrefs()).not.toContain(firstInvoice);
+    await modal.getByRole('button', { name: 'すべて表示' }).click();
+    expect(await invoices.count()).toBe(4);
+    // Newest first: the first payment is the last of all.
+    expect((await hrefs()).at(-1)).toBe(firstInvoice);
+    expect(await modal.locator('.invoice-price').allTextContents()).toEqual([
+      '¥14,980',
+      '¥14,980',
+      '¥14,980',
+      '¥14,980',
+    ]);
     await context.close();
   });
 

@@ -444,6 +444,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
   const hostedPage = (
     method: string,
     path: string,
+    form: Params,
   ): Promise<{ status: number; headers: Record<string, string>; body?: string }> | undefined => {
     const checkout = path.match(/^\/c\/pay\/([^/]+)$/)?.[1];
     const invoiceId = path.match(/^\/invoices\/([^/.]+)(\.pdf)?$/)?.[1];
@@ -469,7 +470,10 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     }
     if (method === 'POST') {
       return (async () => {
-        await deliver(standIn.completeCheckout(session.id));
+        // The card typed on the page: its last four digits, expiring at the end of 2030.
+        const digits = (text(form, 'card') ?? '').replace(/\D/g, '');
+        const card = { last4: digits.length >= 4 ? digits.slice(-4) : '4242', exp_month: 12, exp_year: 2030 };
+        await deliver(standIn.completeCheckout(session.id, card));
         return { status: 303, headers: { Location: session.success_url } };
       })();
     }
@@ -495,7 +499,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
       const method = req.method ?? 'GET';
       const body = Buffer.concat(chunks).toString('utf8');
       const params = parseForm(method === 'GET' ? target.search.slice(1) : body);
-      const hosted = hostedPage(method, target.pathname);
+      const hosted = hostedPage(method, target.pathname, params);
       if (hosted) {
         hosted.then(
           (page) => {
