@@ -50,7 +50,8 @@ export const ROWS: RowDef[] = [
   { key: 'arr_progress', label: 'ARR / year target', rule: 'special', rate },
   { key: 'arpa', label: 'ARPA', rule: 'same', same: ratio('mrr', 'cumulative'), money },
   { key: 'cumulative', label: 'Customers', rule: 'last' },
-  { key: 'cumulative_prev', label: 'Customers at the start of the month', rule: 'sum' },
+  // A stock at the start of the month: a quarter or year starts with its first month's (MODEL.md section 4).
+  { key: 'cumulative_prev', label: 'Customers at the start of the month', rule: 'first' },
   { key: 'session', label: 'Sessions', rule: 'sum' },
   { key: 'lead', label: 'Leads', rule: 'sum', templates: ['saas'] },
   { key: 'meeting', label: 'Meetings', rule: 'sum', templates: ['saas'] },

@@ -41,7 +41,9 @@ export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: '
         value = `=${scope.monthRef(row.key, first)}`;
         break;
       case 'same':
-        value = row.same ? `=${row.same(c)}` : null;
+        // churn_cvr of a period = sum of churn / sum of the months' starting customers (MODEL.md section 4).
+        if (row.key === 'churn_cvr') value = `=IFERROR(${c('churn')}/${monthSum(sheet, 'cumulative_prev', p)},"")`;
+        else value = row.same ? `=${row.same(c)}` : null;
         break;
       case 'special':
         value = specialPeriodCell(sheet, row.key, p, scope, first, last);
@@ -70,6 +72,15 @@ export function aggregateAllPeriods(sheet: PeriodSheet): void {
 export function periodSum(sheet: PeriodSheet, key: string, p: Exclude<Period, { kind: 'month' }>): string {
   if (p.kind === 'quarter') return `SUM(${sheet.at(key, p.months[0] ?? 1)}:${sheet.at(key, p.months[2] ?? 1)})`;
   return `SUM(${[1, 2, 3, 4].map((q) => sheet.ref(key, quarterColumn(p.year, q))).join(',')})`;
+}
+
+/**
+ * The sum of a row over the month cells of a period, whatever the row's own period rule: a quarter's three months,
+ * a year's twelve (four ranges, as quarter columns sit between them). Months outside a masked sheet's scope are blank.
+ */
+export function monthSum(sheet: PeriodSheet, key: string, p: Exclude<Period, { kind: 'month' }>): string {
+  const quarters = p.kind === 'quarter' ? [p.months] : [0, 1, 2, 3].map((q) => p.months.slice(3 * q, 3 * q + 3));
+  return `SUM(${quarters.map((m) => `${sheet.at(key, m[0] ?? 1)}:${sheet.at(key, m[2] ?? 1)}`).join(',')})`;
 }
 
 function specialPeriodCell(
