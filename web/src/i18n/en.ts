@@ -293,6 +293,30 @@ const en = {
     computing: 'Computing…',
     created: 'Your business plan has been created.',
   },
+  explain: {
+    title: 'Where this number comes from',
+    inputs: 'Inputs',
+    back: '← Back',
+    noAccess: 'You do not have access to the area of this figure.',
+    failed: 'The explanation could not be loaded.',
+    editAt: 'Edit on {{place}}',
+    sources: {
+      formula: 'Formula',
+      assumption: 'Assumption',
+      default: 'Default',
+      actual: 'Actual',
+      cash: 'Cash input',
+    },
+    places: {
+      pl: 'the P&L',
+      kpi: 'KPI',
+      revenue: 'Revenue',
+      monthly_pl: 'the monthly P&L',
+      home: 'Home',
+      settings: 'the plan settings',
+    },
+    hint: 'Click a number, or press Enter on it, to see where it comes from.',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

@@ -295,6 +295,30 @@ const ja: Messages = {
     computing: '計算中…',
     created: '事業計画を作成しました。',
   },
+  explain: {
+    title: 'この数値の根拠',
+    inputs: '入力',
+    back: '← 戻る',
+    noAccess: 'この数値の領域を閲覧する権限がありません。',
+    failed: '根拠を読み込めませんでした。',
+    editAt: '{{place}}で編集',
+    sources: {
+      formula: '計算式',
+      assumption: '前提条件',
+      default: '既定値',
+      actual: '実績',
+      cash: '資金入力',
+    },
+    places: {
+      pl: '損益計画',
+      kpi: 'KPI',
+      revenue: '売上',
+      monthly_pl: '月次損益',
+      home: 'ホーム',
+      settings: '事業計画の設定',
+    },
+    hint: '数値をクリックするかEnterキーを押すと、その根拠が表示されます。',
+  },
 };
 
 export default ja;

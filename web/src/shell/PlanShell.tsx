@@ -2,6 +2,7 @@ import type { ScreenKey } from '@topline/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ExplainHost } from '../explain/ExplainContext';
 import { useSession } from '../session';
 import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
@@ -146,6 +147,7 @@ export default function PlanShell() {
             />
           </Suspense>
         )}
+        <ExplainHost planId={plan.business_plan_id} />
       </div>
     </ShellContext.Provider>
   );

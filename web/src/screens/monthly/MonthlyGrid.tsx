@@ -8,6 +8,7 @@ import type {
 } from 'ag-grid-community';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { explainOnCells, monthlyTarget } from '../../explain/gridExplain';
 import { formatNumber, formatPercent, isNegativeText } from '../../format/numbers';
 import { readTyped, refusalMessage, ruleOf } from '../../format/typed';
 import { type useCellMessages, WithCellMessages } from '../../grid/CellMessages';
@@ -103,6 +104,7 @@ export function MonthlyGrid({
   handle,
   messages,
   enteredAt,
+  caseId,
 }: {
   columns: GridColumn[];
   template: string;
@@ -118,6 +120,8 @@ export function MonthlyGrid({
   messages: ReturnType<typeof useCellMessages>;
   /** Which actual values of a month column were entered, and which the daily entries give (null: not known). */
   enteredAt?: (index: number) => { entered: ReadonlySet<string>; daily: ReadonlySet<string> } | null;
+  /** The case shown: a figure's explanation is of this case. */
+  caseId?: number | undefined;
 }) {
   const { t } = useTranslation();
   const metrics = useMemo(() => METRIC_ROWS.filter((r) => !r.template || r.template === template), [template]);
@@ -303,8 +307,10 @@ export function MonthlyGrid({
       getRowClass: (p: { data?: Row }) =>
         p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
       getRowHeight: (p: { data?: Row }) => (p.data?.kind === 'control' ? 52 : undefined),
+      // A number opens its explanation by click, Enter or Space (a cell being edited edits instead).
+      ...explainOnCells<Row>((e) => monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId)),
     }),
-    [actions],
+    [actions, view, caseId],
   );
 
   return (

@@ -1,0 +1,199 @@
+import type { ExplainAnswer } from '@topline/contract';
+import { YEAR_KEY_AREAS } from '@topline/contract';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../api/client';
+import { formatNumber, formatPercent } from '../format/numbers';
+import { currentLanguage } from '../i18n';
+import type { ExplainTarget } from './ExplainContext';
+import './explain.css';
+
+type Input = ExplainAnswer['inputs'][number];
+
+const PERCENT = /(_rate|_cvr|_progress)$/;
+const DECIMALS = new Set(['ltv_cac', 'burn_multiple', 'assumption.growth_multiple', 'assumption.case_rate']);
+
+/** A figure as the screens show it: rates as percentages, multiples with two decimals, amounts whole. */
+export function formatExplained(key: string, value: number | string | null): string {
+  if (value === null) return '—';
+  if (typeof value === 'string') return value;
+  if (PERCENT.test(key) && key !== 'assumption.upselling_month') return formatPercent(value, 2);
+  if (DECIMALS.has(key)) return formatNumber(value, 2);
+  return formatNumber(value, Number.isInteger(value) ? 0 : 2);
+}
+
+/** Where an input the user sets is edited: a screen of the plan (its path) or the plan's settings. */
+export function editPlace(input: Input): { path: string; screen: string } | null {
+  const { key, source } = input;
+  if (key.startsWith('plan.')) return source === 'assumption' ? { path: '?settings=plan', screen: 'settings' } : null;
+  if (key.startsWith('daily.')) return { path: 'home', screen: 'home' };
+  if (key.startsWith('assumption.')) {
+    const k = key.slice('assumption.'.length);
+    const area = k in YEAR_KEY_AREAS ? YEAR_KEY_AREAS[k as keyof typeof YEAR_KEY_AREAS] : 'pl';
+    if (k === 'mrr_target') return null;
+    return area === 'kpi'
+      ? { path: 'kpi', screen: 'kpi' }
+      : area === 'sales_detail'
+        ? { path: 'revenue', screen: 'revenue' }
+        : { path: 'pl', screen: 'pl' };
+  }
+  return source === 'actual' || source === 'cash input' ? { path: 'monthly_pl', screen: 'monthly_pl' } : null;
+}
+
+/** The explanation of one figure: its value, its formula in words, and its inputs, each opening its own. */
+export function ExplainPanel({
+  planId,
+  target,
+  depth,
+  onOpen,
+  onBack,
+  onClose,
+}: {
+  planId: number;
+  target: ExplainTarget;
+  depth: number;
+  onOpen: (target: ExplainTarget) => void;
+  onBack: () => void;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n.language);
+  const [answer, setAnswer] = useState<ExplainAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const returnTo = useRef<Element | null>(null);
+
+  // Focus comes into the panel and goes back to the figure it was opened from.
+  useEffect(() => {
+    returnTo.current = document.activeElement;
+    return () => {
+      if (returnTo.current instanceof HTMLElement) returnTo.current.focus();
+    };
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    setAnswer(null);
+    setError(null);
+    const query = {
+      business_plan_id: planId,
+      year: target.year,
+      period: target.period,
+      key: target.key,
+      view: target.view ?? 'estimate',
+      lang,
+      ...(target.caseId !== undefined ? { case_id: target.caseId } : {}),
+    };
+    api
+      .get('/explain', { query, quiet: true })
+      .then((response) => {
+        if (!live) return;
+        setAnswer(response.body);
+        heading.current?.focus();
+      })
+      .catch((e: unknown) => {
+        if (!live) return;
+        const status = (e as { status?: number }).status;
+        setError(status === 403 ? t('explain.noAccess') : t('explain.failed'));
+      });
+    return () => {
+      live = false;
+    };
+  }, [planId, target, lang, t]);
+
+  const sourceName = (input: Input) => t(`explain.sources.${input.source === 'cash input' ? 'cash' : input.source}`);
+  const openInput = (input: Input) => {
+    if (input.year === null || input.period === null) return;
+    onOpen({
+      caseId: target.caseId,
+      year: input.year,
+      period: input.period,
+      key: input.key,
+      view: input.view ?? target.view ?? 'estimate',
+    });
+  };
+
+  return (
+    <aside
+      className="explain-panel"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="explain-title"
+      data-test="explain-panel"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
+      <div className="explain-head">
+        {depth > 1 && (
+          <button type="button" className="explain-back" onClick={onBack} data-test="explain-back">
+            {t('explain.back')}
+          </button>
+        )}
+        <h2 id="explain-title" tabIndex={-1} ref={heading} data-test="explain-title">
+          {answer ? answer.label : t('explain.title')}
+        </h2>
+        <button type="button" className="explain-close" onClick={onClose} aria-label={t('common.close')}>
+          ×
+        </button>
+      </div>
+      {error && (
+        <p className="explain-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!answer && !error && <p className="explain-loading">{t('common.loading')}</p>}
+      {answer && (
+        <>
+          <p className="explain-value" data-test="explain-value" data-value={answer.value ?? ''}>
+            {formatExplained(target.key, answer.value)}
+          </p>
+          <p className="explain-formula" data-test="explain-formula">
+            {answer.formula}
+          </p>
+          {answer.inputs.length > 0 && <h3 className="explain-inputs-title">{t('explain.inputs')}</h3>}
+          <ul className="explain-inputs">
+            {answer.inputs.map((input) => {
+              const place = editPlace(input);
+              return (
+                <li
+                  key={`${input.key}/${input.year}/${input.period}/${input.view ?? ''}`}
+                  className="explain-input"
+                  data-test="explain-input"
+                  data-key={input.key}
+                  data-source={input.source}
+                  data-value={input.value ?? ''}
+                >
+                  <span className="explain-input-label">
+                    {input.explainable ? (
+                      <button type="button" className="explain-open" onClick={() => openInput(input)}>
+                        {input.label}
+                      </button>
+                    ) : (
+                      input.label
+                    )}
+                  </span>
+                  <span className="explain-input-value">{formatExplained(input.key, input.value)}</span>
+                  <span className={`explain-source explain-source-${input.source.replace(' ', '-')}`}>
+                    {sourceName(input)}
+                  </span>
+                  {place && !input.explainable && (
+                    <Link
+                      className="explain-edit"
+                      data-test="explain-edit"
+                      to={`/business-plans/${planId}/${place.path}`}
+                      onClick={onClose}
+                    >
+                      {t('explain.editAt', { place: t(`explain.places.${place.screen}`) })}
+                    </Link>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </aside>
+  );
+}

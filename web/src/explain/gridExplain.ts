@@ -1,0 +1,49 @@
+/**
+ * The grids' way into explain: a click on a number, or Enter or Space on it, opens its explanation, unless the cell
+ * is one being edited (a click or Enter there edits it).
+ */
+import type { CellClickedEvent, CellKeyDownEvent, FullWidthCellKeyDownEvent } from 'ag-grid-community';
+import { type ExplainTarget, openExplain } from './ExplainContext';
+
+type CellEvent<Row> = CellClickedEvent<Row> | CellKeyDownEvent<Row>;
+
+/** `onCellClicked` and `onCellKeyDown` for a grid's options; `target` names the figure of a cell, or null. */
+export function explainOnCells<Row>(target: (event: CellEvent<Row>) => ExplainTarget | null) {
+  const open = (event: CellEvent<Row>) => {
+    if (event.node && event.column.isCellEditable(event.node)) return;
+    const figure = target(event);
+    if (figure) openExplain(figure);
+  };
+  return {
+    onCellClicked: (event: CellClickedEvent<Row>) => open(event),
+    onCellKeyDown: (event: CellKeyDownEvent<Row> | FullWidthCellKeyDownEvent<Row>) => {
+      if (!('column' in event)) return;
+      const key = (event.event as KeyboardEvent | null)?.key;
+      if (key === 'Enter' || key === ' ') open(event);
+    },
+  };
+}
+
+/** The figure of a monthly-grid cell: a metric of a period column in the estimate or actual view. */
+export function monthlyTarget(
+  key: string | undefined,
+  field: string | undefined,
+  columns: readonly { monthType: 'month' | 'quarter' | 'cy'; column: string; t: number | null }[],
+  view: string,
+  caseId: number | undefined,
+): ExplainTarget | null {
+  // The period columns' fields are c0 .. c16, in the columns' order.
+  const column = /^c\d+$/.test(field ?? '') ? columns[Number(field?.slice(1))] : undefined;
+  if (!key || !column) return null;
+  const explained = view === 'estimate' ? 'estimate' : view === 'actual' || view === 'revise' ? 'actual' : null;
+  const t = columns.find((c) => c.t !== null)?.t;
+  if (!explained || !t) return null;
+  const year = Math.ceil(t / 12);
+  const period =
+    column.monthType === 'month'
+      ? String((column.t ?? 1) - 12 * (year - 1))
+      : column.monthType === 'quarter'
+        ? column.column.toLowerCase()
+        : 'cy';
+  return { caseId, year, period, key, view: explained };
+}
