@@ -31,6 +31,8 @@ function ClientWiring() {
   useEffect(() => {
     configureClient({
       onUnauthorized: () => {
+        // Several calls may be refused at once: the first sends the user on, with where they were.
+        if (window.location.pathname === '/login') return;
         const from = `${window.location.pathname}${window.location.search}`;
         expire(from);
         navigate('/login', { replace: true, state: { from } satisfies LoginState });
