@@ -569,6 +569,10 @@ export async function startGoogleStandIn(clientId: string): Promise<GoogleStandI
     return email === stand.account.email ? stand.account : { email, name: email.split('@')[0] ?? '', picture: '' };
   }
 
+  // Google keeps idle connections open for minutes; Node's 5-second default would close a kept-alive socket just as
+  // the API reuses it after a few seconds' work (a reset the API would take for Google failing).
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 121_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -249,6 +249,38 @@ const en = {
       arr_per_employees: 'ARR per employee',
       revenue_per_employees: 'Revenue per employee',
     },
+    spreadsheet: {
+      button: 'Google Sheets',
+      title: 'Google Sheets',
+      loading: 'Loading…',
+      notConfigured:
+        'The Google Sheets connection is not configured on this server. Ask the administrator to set it up.',
+      description:
+        'Connect a Google account to keep this plan in a Google Sheets spreadsheet. The spreadsheet holds every sheet with live formulas; actuals typed into its actual-inputs sheets come back here with Import.',
+      help: 'How Google Sheets works',
+      signIn: 'Sign in with Google',
+      reconnectNote: 'Google no longer accepts this connection. Sign in again to reconnect.',
+      reconnect: 'Reconnect with Google',
+      noSheet: 'No spreadsheet is linked to this plan yet.',
+      create: 'Create spreadsheet',
+      open: 'Open in Google Sheets',
+      export: 'Export (overwrite)',
+      import: 'Import actuals',
+      modified: 'Last modified {{ago}}',
+      disconnect: 'Disconnect',
+      disconnectNotice:
+        'Disconnecting takes back this app’s access to your Google account. The spreadsheet stays in your Google Drive.',
+      connecting: 'Connecting your Google account…',
+      result: {
+        connected: 'The Google account is connected.',
+        created: 'The spreadsheet was created.',
+        exported: 'The plan was exported to the spreadsheet.',
+        imported: 'Import completed: {{count}} actuals changed.',
+        upToDate: 'Import completed: the actuals were already up to date.',
+        disconnected: 'The Google account was disconnected.',
+        failed: 'Processing failed. Please contact the administrator.',
+      },
+    },
     monthly: {
       views: 'Views',
       view: {

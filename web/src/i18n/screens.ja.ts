@@ -245,6 +245,38 @@ const ja: ScreenMessages = {
       arr_per_employees: '1人当たりARR',
       revenue_per_employees: '1人当たり売上高',
     },
+    spreadsheet: {
+      button: 'Google スプレッドシート',
+      title: 'Google スプレッドシート',
+      loading: '読み込み中…',
+      notConfigured:
+        'このサーバーでは Google スプレッドシート連携が設定されていません。管理者に設定を依頼してください。',
+      description:
+        'Google アカウントを連携すると、この事業計画を Google スプレッドシートで扱えます。すべてのシートが数式付きで入り、実績入力シートに入力した実績は「実績をインポート」でここに取り込めます。',
+      help: 'Google スプレッドシートの使い方',
+      signIn: 'Google でサインイン',
+      reconnectNote: 'Google がこの連携を受け付けなくなりました。もう一度サインインして再連携してください。',
+      reconnect: 'Google で再連携',
+      noSheet: 'この事業計画にはまだスプレッドシートがありません。',
+      create: 'スプレッドシートを作成',
+      open: 'Google スプレッドシートで開く',
+      export: 'エクスポート（上書き）',
+      import: '実績をインポート',
+      modified: '最終更新: {{ago}}',
+      disconnect: '連携を解除',
+      disconnectNotice:
+        '連携を解除すると、このアプリから Google アカウントへのアクセス権を取り消します。スプレッドシートは Google ドライブに残ります。',
+      connecting: 'Google アカウントを連携しています…',
+      result: {
+        connected: 'Google アカウントを連携しました。',
+        created: 'スプレッドシートを作成しました。',
+        exported: 'スプレッドシートにエクスポートしました。',
+        imported: 'インポートが完了しました: 実績 {{count}} 件を更新しました。',
+        upToDate: 'インポートが完了しました: 実績はすでに最新です。',
+        disconnected: 'Google アカウントの連携を解除しました。',
+        failed: '処理に失敗しました。管理者にお問い合わせください。',
+      },
+    },
     monthly: {
       views: '表示',
       view: {

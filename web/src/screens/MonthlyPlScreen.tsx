@@ -9,6 +9,7 @@ import { useRetrieve } from '../plan/answers';
 import { useCurrentCase } from '../plan/currentCase';
 import { resyncEngine, useEngine } from '../plan/engineSession';
 import { useShell } from '../shell/ShellContext';
+import { SpreadsheetButton } from '../spreadsheet/SpreadsheetModal';
 import { CaseSelect } from './common/CaseSelect';
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
@@ -152,6 +153,14 @@ export default function MonthlyPlScreen() {
             key,
             label: t(`ws.monthly.view.${key}`),
           }))}
+        />
+        <SpreadsheetButton
+          planId={planId}
+          isOwner={plan.is_owner}
+          onImported={() => {
+            monthly.reload();
+            void resyncEngine(String(planId), true);
+          }}
         />
       </div>
       <div className="ws-toolbar">
