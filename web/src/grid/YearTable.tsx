@@ -1,6 +1,8 @@
 import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ExplainTarget } from '../explain/ExplainContext';
+import { explainOnCells } from '../explain/gridExplain';
 import { formatNumber, formatPercent, isNegativeText } from '../format/numbers';
 import { readTyped, refusalMessage, ruleOf, type TypedResult } from '../format/typed';
 import { useCellMessages, WithCellMessages } from './CellMessages';
@@ -48,6 +50,7 @@ export function YearTable<K extends string = string>({
   onEdit,
   testId,
   firstColumn = 180,
+  explain,
 }: {
   rows: TableRow<K>[];
   headers: string[];
@@ -55,6 +58,8 @@ export function YearTable<K extends string = string>({
   onEdit?: (row: TableRow<K>, index: number, value: number | null) => void;
   testId?: string;
   firstColumn?: number;
+  /** The figure a cell explains (click, Enter or Space on a cell not being edited), or null. */
+  explain?: (row: TableRow<K>, index: number) => ExplainTarget | null;
 }) {
   const { t } = useTranslation();
   const cellMessages = useCellMessages();
@@ -77,6 +82,21 @@ export function YearTable<K extends string = string>({
         return record;
       }),
     [rows],
+  );
+  const explainOf = useRef(explain);
+  explainOf.current = explain;
+  const explainable = explain !== undefined;
+  const options = useMemo(
+    () =>
+      explainable
+        ? explainOnCells<GridRow<K>>((e) => {
+            const field = e.colDef.field ?? '';
+            return e.data && /^c\d+$/.test(field)
+              ? (explainOf.current?.(e.data.row, Number(field.slice(1))) ?? null)
+              : null;
+          })
+        : undefined,
+    [explainable],
   );
   const columns = useMemo<ColDef<GridRow<K>>[]>(
     () => [
@@ -144,6 +164,7 @@ export function YearTable<K extends string = string>({
         columns={columns}
         getRowId={(r) => r.id}
         testId={testId}
+        options={options}
         onReady={(api) => {
           gridApi.current = api;
         }}

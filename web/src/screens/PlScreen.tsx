@@ -237,6 +237,7 @@ export default function PlScreen() {
           onEdit={onCellEdit}
           testId="pl-table"
           firstColumn={200}
+          explain={(row, i) => ({ caseId: current.case_id, year: i + 1, period: 'cy', key: row.key })}
         />
       </div>
       <ColorEditor
