@@ -18,6 +18,7 @@ import {
   unauthorized,
 } from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
+import AsyncLock from 'async-lock';
 import type { Db } from '../db';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
@@ -252,9 +253,35 @@ export async function lockPlan(trx: Db, planId: number): Promise<void> {
 }
 
 /**
- * One write to a plan, in a transaction of its own: locks the plan (`lockPlan`), runs `body` on the transaction (it
- * must not use `db`: PGlite has one connection, which the transaction holds), bumps the version and, once committed,
- * reports the change to whoever caches the plan's workbook: `edits` of what `body` answered, null for a rebuild.
+ * The plans' write queues of this process, one per database. The row lock of `lockPlan` is what serialises writes to a
+ * plan across processes; queueing them in the process first keeps the writers that wait from each holding a pooled
+ * connection, so that a burst of writes to one plan cannot starve every other request of connections.
+ */
+const writeQueues = new WeakMap<Db, AsyncLock>();
+
+/**
+ * Runs `body` in a transaction that holds the plan's lock: queued in this process behind the plan's other writes,
+ * then `lockPlan` (which waits for other processes' writes and answers 404 when the plan is gone).
+ */
+export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Promise<T>): Promise<T> {
+  let queues = writeQueues.get(db);
+  if (!queues) {
+    queues = new AsyncLock({ maxPending: Number.POSITIVE_INFINITY });
+    writeQueues.set(db, queues);
+  }
+  return queues.acquire(String(planId), () =>
+    db.transaction(async (trx) => {
+      await lockPlan(trx, planId);
+      return body(trx);
+    }),
+  );
+}
+
+/**
+ * One write to a plan, in a transaction of its own: locks the plan (`planTransaction`), runs `body` on the transaction
+ * (it must not use `db`: PGlite has one connection, which the transaction holds), bumps the version and, once
+ * committed, reports the change to whoever caches the plan's workbook: `edits` of what `body` answered, null for a
+ * rebuild.
  * @throws ApiError 404 when the plan was deleted meanwhile; whatever `body` throws, with nothing written
  */
 export async function planWrite<T>(
@@ -264,8 +291,7 @@ export async function planWrite<T>(
   edits: (value: T) => EditsFor | null = () => () => [],
 ): Promise<T> {
   requireWritable(access);
-  const { value, version } = await db.transaction(async (trx) => {
-    await lockPlan(trx, access.plan.id);
+  const { value, version } = await planTransaction(db, access.plan.id, async (trx) => {
     const value = await body(trx);
     return { value, version: await bumpVersion(trx, access.plan.id) };
   });

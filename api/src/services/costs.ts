@@ -9,7 +9,7 @@ import {
   notFound,
 } from '@topline/contract';
 import type { Db } from '../db';
-import { bumpVersion, committed, lockPlan, type PlanAccess, requireScope } from './access';
+import { bumpVersion, committed, type PlanAccess, planTransaction, requireScope } from './access';
 import { caseOf } from './plans';
 
 /** Cost items of the Cost screen (MODEL.md section 7): a monthly price over a term, per case. */
@@ -23,8 +23,7 @@ export function checkTerm(item: CostItemFields): void {
 
 export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
   checkTerm(item);
-  const { costId, version } = await db.transaction(async (trx) => {
-    await lockPlan(trx, access.plan.id);
+  const { costId, version } = await planTransaction(db, access.plan.id, async (trx) => {
     await caseOf(trx, access.plan.id, caseId);
     const [row] = await trx('cost_items')
       .insert({ case_id: caseId, ...costFieldsOf(item) })
@@ -62,8 +61,7 @@ export async function editCostItem(
 ) {
   checkTerm(item);
   await editableItem(db, access, caseId, costId);
-  const version = await db.transaction(async (trx) => {
-    await lockPlan(trx, access.plan.id);
+  const version = await planTransaction(db, access.plan.id, async (trx) => {
     const updated = await trx('cost_items')
       .where({ id: costId, case_id: caseId, version: itemVersion })
       .update({ ...costFieldsOf(item), version: itemVersion + 1 });
@@ -79,8 +77,7 @@ export async function editCostItem(
 
 export async function deleteCostItem(db: Db, access: PlanAccess, caseId: number, costId: number) {
   await editableItem(db, access, caseId, costId);
-  const version = await db.transaction(async (trx) => {
-    await lockPlan(trx, access.plan.id);
+  const version = await planTransaction(db, access.plan.id, async (trx) => {
     await trx('cost_items').where({ id: costId, case_id: caseId }).delete();
     return bumpVersion(trx, access.plan.id);
   });

@@ -16,7 +16,7 @@ import {
 } from '@topline/contract';
 import { GROWTH_TEMPLATES, type ModelName, type YearKey } from '@topline/engine';
 import type { Db } from '../db';
-import { audit, lockPlan, type PlanAccess, planWrite } from './access';
+import { audit, type PlanAccess, planTransaction, planWrite } from './access';
 import { lockUser, tierOf, type UserRow } from './users';
 
 export const MAX_ICON_BYTES = 2_000_000;
@@ -125,9 +125,8 @@ export async function editPlan(
 }
 
 export async function deletePlan(db: Db, access: PlanAccess, userId: number): Promise<void> {
-  await db.transaction(async (trx) => {
-    // After the plan's writes in flight: the plan's rows go only once none of them holds one.
-    await lockPlan(trx, access.plan.id);
+  // After the plan's writes in flight: the plan's rows go only once none of them holds one.
+  await planTransaction(db, access.plan.id, async (trx) => {
     await trx('business_plans').where({ id: access.plan.id }).delete();
     await audit(trx, userId, access.plan.id, 'plan.delete');
   });
