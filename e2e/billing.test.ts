@@ -208,6 +208,45 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
       '¥14,980',
     ]);
     await context.close();
+  }, 180_000);
+
+  it('tells a Team user whose subscription ended what Free keeps: the plan over the limit is read-only', async () => {
+    const user = await stack.api.user('billing-ended@example.com', 'free');
+    const create = await stack.api.call('POST', '/billing/create', {
+      token: user.token,
+      body: { plan: 'team', interval: 'month' },
+    });
+    expect(create.status).toBe(200);
+    const sessionId = new URL((create.body.data as { url: string }).url).pathname.split('/').pop() ?? '';
+    await stripe.send(stripe.completeCheckout(sessionId));
+    const ids: number[] = [];
+    for (const name of ['First plan', 'Second plan']) {
+      const created = await stack.api.call('POST', '/business-plan/create', {
+        token: user.token,
+        form: planForm({ business_plan_name: name }),
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.business_plan_id);
+    }
+    const subscription = [...stripe.subscriptions.values()].find(
+      (s) => s.id === stripe.sessions.get(sessionId)?.subscription,
+    );
+    await stripe.send(stripe.endSubscription(subscription?.id ?? ''));
+
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, user.token],
+    );
+    await page.goto(`/business-plans/${ids[0]}/pl`);
+    const notice = page.locator('[data-test="tier-notice"]');
+    await notice.waitFor();
+    expect(await notice.locator('p').allTextContents()).toEqual([
+      `Your subscription ended on ${ymd(Math.floor(Date.now() / 1000))}; the account is on Free now.`,
+      'Business plans over the limit are read-only (nothing was deleted): 1. Upgrade, or delete one, to edit again.',
+    ]);
+    await screenshot(page, 'billing-tier-notice-en');
+    await context.close();
   });
 
   it('prices the Plan tab in dollars in English and sends a second subscriber to Checkout for Basic yearly', async () => {

@@ -41,6 +41,8 @@ export interface StripeStandIn {
    * set the page is not served (API tests complete sessions with `completeCheckout` and deliver the events).
    */
   webhookUrl: string | null;
+  /** Sends events to `webhookUrl`, one after another, signed as Stripe signs them; throws unless each is taken. */
+  send(events: StripeEvent[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -543,6 +545,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     secretKey,
     webhookSecret,
     webhookUrl: null,
+    send: (events) => deliver(events),
     calls,
     customers,
     subscriptions,
