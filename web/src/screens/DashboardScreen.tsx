@@ -2,6 +2,7 @@ import type { DashboardSeries } from '@topline/engine';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../charts/Chart';
+import { dashboardTarget, explainFigure } from '../explain/figureExplain';
 import { cashOutColor } from '../format/colors';
 import { formatPercent } from '../format/numbers';
 import { canEdit } from '../plan/access';
@@ -125,7 +126,11 @@ export default function DashboardScreen() {
         <div className="ws-card ws-metric-card" data-test="cash-balance">
           <h3>{t('ws.dashboard.cash_balance')}</h3>
           {hasActuals && (
-            <strong className="ws-big" data-test="latest-cash_balance">
+            <strong
+              className="ws-big"
+              data-test="latest-cash_balance"
+              {...explainFigure(dashboardTarget('cash_balance', data.latest_actual_month, current?.case_id))}
+            >
               {formatMetric('cash_balance', cash?.latest_value ?? null)}
             </strong>
           )}
@@ -158,7 +163,11 @@ export default function DashboardScreen() {
             </span>
           </header>
           {hasActuals && (
-            <strong className="ws-big" data-test={`latest-${trend}`}>
+            <strong
+              className="ws-big"
+              data-test={`latest-${trend}`}
+              {...explainFigure(dashboardTarget(trend, data.latest_actual_month, current?.case_id))}
+            >
               {formatMetric(trend, data.metrics[trend]?.latest_value ?? null)}
             </strong>
           )}
@@ -182,7 +191,11 @@ export default function DashboardScreen() {
               <h3>{t(`ws.dashboard.${name}`)}</h3>
               {hasActuals && (
                 <>
-                  <strong className="ws-big" data-test={`latest-${name}`}>
+                  <strong
+                    className="ws-big"
+                    data-test={`latest-${name}`}
+                    {...explainFigure(dashboardTarget(name, data.latest_actual_month, current?.case_id))}
+                  >
                     {formatMetric(name, series.latest_value)}
                   </strong>
                   <dl className="ws-averages">
