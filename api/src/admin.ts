@@ -1,55 +1,68 @@
-import type { Tier } from '@topline/contract';
+import { sendAdminCommand } from './adminChannel';
+import { ADMIN_USAGE, type AdminResult, parseAdmin, runAdmin } from './adminCommands';
 import { ConfigError, loadConfig } from './config';
-import { openRuntime } from './runtime';
-import { allowSignup, findUserByEmail, setTier } from './services/users';
+import { DataDirInUse } from './dataLock';
+import { migrateLatest, openDb, pgliteDirIn } from './db';
 
-const USAGE = `usage:
-  npm run admin -- allow EMAIL                                   let EMAIL sign up (they had the live demo)
-  npm run admin -- tier EMAIL free|basic|team [--trial-days N]   set a user's tier until billing exists`;
-
-/** `npm run admin`: operator tasks on the configured database. */
+/**
+ * `npm run admin`: operator tasks on the configured database. On PostgreSQL it works on the database beside any
+ * running server. On the embedded database it opens the database itself when no process has it open; while `npm
+ * start` runs, it hands the command to that server (`adminChannel.ts`); while anything else has it open (another admin
+ * command, a server still starting), it refuses at once and says what to do.
+ */
 async function main(args: string[]): Promise<number> {
-  const [command, email, ...rest] = args;
-  if (!command || !email?.includes('@')) {
-    console.error(USAGE);
+  const command = parseAdmin(args);
+  if (!command) {
+    console.error(ADMIN_USAGE);
     return 2;
   }
   const config = loadConfig();
-  const { db } = await openRuntime(config, { info: () => {}, error: (m, e) => console.error(m, e) });
+  // Tests give each file a PostgreSQL schema of its own, as `testing/serve.ts` does.
+  const schema = (config.DATABASE_URL && process.env.DATABASE_SCHEMA) || undefined;
+  let result: AdminResult;
   try {
-    if (command === 'allow') {
-      await allowSignup(db, email);
-      console.log(`${email} may now sign up.`);
-      return 0;
+    const db = openDb({
+      databaseUrl: config.DATABASE_URL,
+      pgliteDir: pgliteDirIn(config.DATA_DIR),
+      role: 'admin',
+      ...(schema ? { schema } : {}),
+    });
+    try {
+      await migrateLatest(db, schema);
+      result = await runAdmin(db, command, new Date());
+    } finally {
+      await db.destroy();
     }
-    if (command === 'tier') {
-      const [tier, flag, days] = rest;
-      if (tier !== 'free' && tier !== 'basic' && tier !== 'team') {
-        console.error(USAGE);
-        return 2;
-      }
-      let trialDays: number | null = null;
-      if (flag !== undefined) {
-        trialDays = Number(days);
-        if (flag !== '--trial-days' || !Number.isInteger(trialDays) || trialDays < 0) {
-          console.error(USAGE);
-          return 2;
-        }
-      }
-      const user = await findUserByEmail(db, email);
-      if (!user) {
-        console.error(`No account for ${email}.`);
-        return 1;
-      }
-      await setTier(db, user.id, tier as Tier, trialDays, new Date());
-      console.log(`${email} is now on ${tier}${trialDays === null ? '' : ` with a ${trialDays}-day trial`}.`);
-      return 0;
-    }
-    console.error(USAGE);
-    return 2;
-  } finally {
-    await db.destroy();
+  } catch (error) {
+    if (!(error instanceof DataDirInUse)) throw error;
+    result = await throughServer(error, args);
   }
+  if (result.out) console.log(result.out);
+  if (result.err) console.error(result.err);
+  return result.code;
+}
+
+/** The command run by the server that holds the embedded database, or a refusal saying what to do. */
+async function throughServer(inUse: DataDirInUse, args: string[]): Promise<AdminResult> {
+  const { owner } = inUse;
+  if (owner.role === 'server' && owner.socket) {
+    try {
+      const result = await sendAdminCommand(owner.socket, args);
+      return { ...result, out: result.out && `${result.out} (through the running server, process ${owner.pid})` };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        code: 1,
+        out: '',
+        err: `${inUse.message} Its admin channel did not answer (${why}); nothing was changed. Stop that server (Ctrl+C in its terminal, or kill ${owner.pid}) and run the command again.`,
+      };
+    }
+  }
+  const what =
+    owner.role === 'admin'
+      ? 'Wait until that command has finished, then run this one again.'
+      : 'It is still starting: run the command again once it prints its address, or stop it (Ctrl+C) first.';
+  return { code: 1, out: '', err: `${inUse.message} Nothing was changed. ${what}` };
 }
 
 main(process.argv.slice(2)).then(

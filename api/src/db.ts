@@ -6,6 +6,7 @@ import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { CHANGES_CHANNEL } from '../../migrations/002_change_notifications';
 import { migrations } from '../../migrations/index';
+import { DataDirInUse, type DataLock, lockDataDir } from './dataLock';
 
 export type Db = Knex;
 
@@ -16,16 +17,24 @@ export interface DbOptions {
   pgliteDir?: string | null;
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
+  /** Who opens the embedded database, as its lock file says (`dataLock.ts`); `server` unless told. */
+  role?: 'server' | 'admin';
 }
 
 /** How each open database is reached, for `listenForChanges`. */
 const connections = new WeakMap<Db, ({ databaseUrl: string } | { pglite: PGlite }) & { schema: string }>();
+/** The lock of each embedded database opened from a folder. */
+const locks = new WeakMap<Db, DataLock>();
 
 /** Whether a change notification (`schema.table`, migration 006) is about this schema's tables. */
 const ours = (payload: string | undefined, schema: string) =>
   !payload?.includes('.') || payload.startsWith(`${schema}.`);
 
-/** Opens the database: PostgreSQL through `pg` when a URL is given, else PGlite persisted in a folder. */
+/**
+ * Opens the database: PostgreSQL through `pg` when a URL is given, else PGlite persisted in a folder, whose lock
+ * (`dataLock.ts`) this process then holds until `destroy`.
+ * @throws DataDirInUse when another live process has the embedded database open
+ */
 export function openDb(options: DbOptions): Db {
   const searchPath = options.schema ? [options.schema] : undefined;
   if (options.databaseUrl) {
@@ -38,8 +47,18 @@ export function openDb(options: DbOptions): Db {
     connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? 'public' });
     return db;
   }
-  if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const pglite = new PGlite(options.pgliteDir ?? undefined);
+  let lock: DataLock | undefined;
+  if (options.pgliteDir) {
+    mkdirSync(options.pgliteDir, { recursive: true });
+    lock = lockDataDir(options.pgliteDir, options.role ?? 'server');
+  }
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(options.pgliteDir ?? undefined);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const connection = { pglite } as Knex.PgConnectionConfig;
   const db = knexFactory({
     client: ClientPgLite,
@@ -48,8 +67,49 @@ export function openDb(options: DbOptions): Db {
     ...(searchPath ? { searchPath } : {}),
   });
   connections.set(db, { pglite, schema: options.schema ?? 'public' });
+  if (lock) {
+    const held = lock;
+    locks.set(db, held);
+    const client = db.client as { destroy(callback?: (error?: unknown) => void): Promise<void> };
+    const destroy = client.destroy.bind(client);
+    // The lock goes once the database is closed (PGlite writes its last pages on close).
+    client.destroy = async (callback) => {
+      try {
+        await destroy();
+      } finally {
+        // Knex closes PGlite only if it ever queried it; a database opened and never used is closed here.
+        if (pglite.closed) held.release();
+        else
+          await pglite.waitReady
+            .then(() => (pglite.closed ? undefined : pglite.close()))
+            .catch(() => {})
+            .finally(() => held.release());
+      }
+      callback?.();
+    };
+  }
   return db;
 }
+
+/**
+ * `openDb` for a long-running process: while a short admin command holds the embedded database, waits for it (at
+ * most `waitMs`) instead of refusing.
+ * @throws DataDirInUse when a server holds it, or an admin command still does after `waitMs`
+ */
+export async function openDbWhenFree(options: DbOptions, waitMs = 15_000): Promise<Db> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return openDb(options);
+    } catch (error) {
+      if (!(error instanceof DataDirInUse) || error.owner.role !== 'admin' || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** The lock of an embedded database opened from a folder; undefined for PostgreSQL or an in-memory PGlite. */
+export const dataLockOf = (db: Db): DataLock | undefined => locks.get(db);
 
 export interface ChangeListener {
   /** A committed change to a table that decides plan access (migrations/002_change_notifications.ts). */

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import { serveAdminChannel } from './adminChannel';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUse } from './dataLock';
 import { listenForChanges } from './db';
 import { openRuntime } from './runtime';
 import { seedIfEmpty } from './seed';
@@ -26,18 +28,32 @@ async function main(): Promise<void> {
   );
   if (seed.seeded) console.log(`Seeded the demo account and ${seed.planIds.length} demo plan(s).`);
   console.log(`Demo sign-in: ${seed.demo.email} / ${seed.demo.password}`);
+  // The embedded database is this process's: `npm run admin` sends its commands here (api/README.md).
+  const closeAdmin = config.DATABASE_URL ? async () => {} : await serveAdminChannel(db, config.DATA_DIR, logger);
 
+  let stopping = false;
   const stop = () => {
+    // A second signal (Ctrl+C reaches npm, tsx and this process) must not cut the database's close short.
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
     server.close();
-    void unlisten()
+    server.closeIdleConnections();
+    void closeAdmin()
+      .then(unlisten)
       .then(() => db.destroy())
       .finally(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  if (error instanceof DataDirInUse)
+    console.error(
+      `${error.message} Stop it first (Ctrl+C in its terminal), or give this one another DATA_DIR; while it runs, \`npm run admin\` works through it.`,
+    );
+  else console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });
