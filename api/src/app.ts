@@ -15,6 +15,7 @@ import { billingRoutes, webhookRawBody } from './routes/billing';
 import { explainCalls } from './routes/explain';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
+import { todoRoutes } from './routes/todos';
 import { xlsxRoutes } from './routes/xlsx';
 import { spreadsheetRoutes } from './routes/spreadsheet';
 import { xlsxRoutes } from './routes/xlsx';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   billingRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);
+  todoRoutes(api, services);
   explainCalls(api, services);
   xlsxRoutes(api, services);
   xlsxRoutes(api, services);

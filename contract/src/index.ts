@@ -21,4 +21,5 @@ export * from './screens';
 export * from './spreadsheets';
 export * from './spreadsheets';
 export * from './time';
+export * from './todos';
 export * from './wire';

@@ -79,6 +79,7 @@ import {
   homeEditRequest,
   reverseRequest,
 } from './screens';
+import { todoRoutes } from './todos';
 
 /**
  * Who may make a call: anyone, any signed-in user, the plan's owner, the owner or a member who may see every area,
@@ -90,6 +91,8 @@ export type Needs<Input> =
   | { kind: 'signed_in' }
   | { kind: 'owner' }
   | { kind: 'every_area' }
+  /** The owner or a member with can_edit on some area (Home's to-dos, `todos.ts`). */
+  | { kind: 'editor' }
   | { kind: 'scope'; scope: Scope | ((input: Input) => Scope) };
 
 export interface Route<Request extends z.ZodType = z.ZodType, Answer extends z.ZodType = z.ZodType> {
@@ -359,6 +362,9 @@ export const routes = {
 
   // The Google Sheets round trip (working-screens.md sections 2 and 7).
   ...spreadsheetRoutes,
+
+  // Home's shared to-dos and its reminders (working-screens.md section 2).
+  ...todoRoutes,
 } as const;
 
 export type Routes = typeof routes;

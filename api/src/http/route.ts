@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import {
   type AnswerOf,
   AREAS,
+  hasEdit,
   type InputOf,
   type Needs,
   noPermission,
@@ -17,7 +18,7 @@ import {
 } from '@topline/contract';
 import type { Middleware } from 'koa';
 import type { Services } from '../app';
-import { type PlanAccess, requireOwner, requireScope } from '../services/access';
+import { type PlanAccess, requireOwner, requireScope, requireWritable } from '../services/access';
 import type { UserRow } from '../services/users';
 import { requireToken, requireUser } from './auth';
 import { type AppContext, type AppState, currentUser } from './context';
@@ -42,7 +43,7 @@ export interface PlanCall<N extends RouteName> extends Call<N> {
  */
 type Result<N extends RouteName> = Promise<AnswerOf<N> | undefined>;
 
-type PlanNeeds = { kind: 'owner' } | { kind: 'every_area' } | { kind: 'scope' };
+type PlanNeeds = { kind: 'owner' } | { kind: 'every_area' } | { kind: 'editor' } | { kind: 'scope' };
 type IsPlanScoped<N extends RouteName> = (typeof routes)[N]['needs'] extends PlanNeeds ? true : false;
 
 export type Handler<N extends RouteName> = (call: IsPlanScoped<N> extends true ? PlanCall<N> : Call<N>) => Result<N>;
@@ -62,7 +63,8 @@ export function handle<N extends RouteName>(
 ): void {
   const route = routes[name];
   const needs = route.needs as Needs<InputOf<N>>;
-  const planScoped = needs.kind === 'owner' || needs.kind === 'every_area' || needs.kind === 'scope';
+  const planScoped =
+    needs.kind === 'owner' || needs.kind === 'every_area' || needs.kind === 'editor' || needs.kind === 'scope';
   const auth = needs.kind === 'public' ? [] : planScoped ? [requireToken(services)] : [requireUser(services)];
   const operation = route.method === 'GET' ? 'read' : 'write';
 
@@ -95,6 +97,11 @@ function check<Input>(access: PlanAccess, needs: Needs<Input>, input: Input, ope
   else if (needs.kind === 'every_area') {
     // The plan file holds every area's inputs: the owner's, or a member's who may see every area.
     if (!access.isOwner && AREAS.some((area) => access.roles[area] === 'no_access')) throw noPermission();
+  } else if (needs.kind === 'editor') {
+    // Home is every member's; changing what all members share there needs can_edit somewhere.
+    requireScope(access, 'home', 'read');
+    if (!access.isOwner && !hasEdit(access.roles)) throw noPermission();
+    requireWritable(access);
   } else if (needs.kind === 'scope') {
     const scope: Scope = typeof needs.scope === 'function' ? needs.scope(input) : needs.scope;
     requireScope(access, scope, operation);
