@@ -4,9 +4,10 @@
  * UTF-8 with a byte-order mark so that Excel opens Japanese text. The KPI's count flows come from the monthly grid,
  * where they are whole and foot (read/footing.ts): each quarter and year is the sum of its months as written.
  */
+import { type CsvLanguage, csvLabel, csvWord, periodHeader, revenueHeaders, yearHeader } from './csvLabels';
 import { periodsOfYear } from './layout';
-import { monthLabel } from './read/cells';
-import { MONEY_KEYS, RATE_KEYS, ROWS } from './rows';
+import { monthLabel, type ViewName } from './read/cells';
+import { MONEY_KEYS, RATE_KEYS } from './rows';
 import type { Currency } from './schema';
 import type { PlanWorkbook } from './workbook';
 
@@ -118,17 +119,27 @@ export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
   return `${BOM}${rows.map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
 }
 
-function label(key: string): string {
-  return ROWS.find((r) => r.key === key)?.label ?? key;
+/** `item`, `label` and the 17 columns of a plan year: `YYYY-MM` months, quarters and CY. */
+function periodHeaders(wb: PlanWorkbook, year: number, lang: CsvLanguage): string[] {
+  const start = { year: wb.plan.start_year, month: wb.plan.start_month };
+  return [
+    csvWord('item', lang),
+    csvWord('label', lang),
+    ...periodsOfYear(year).map((p) =>
+      p.kind === 'month'
+        ? monthLabel(start, p.t)
+        : periodHeader(p.kind === 'quarter' ? 'quarter' : 'cy', p.kind === 'quarter' ? p.quarter : 0, lang),
+    ),
+  ];
 }
 
 /** The annual P&L of a case: one row per P&L item, one column per plan year. */
-export function plCsv(wb: PlanWorkbook, caseIndex: number): string {
+export function plCsv(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): string {
   const years = wb.annualPl(caseIndex);
-  const header = ['item', 'label', ...years.map((y) => `Y${y.year}`)];
+  const header = [csvWord('item', lang), csvWord('label', lang), ...years.map((y) => yearHeader(y.year, lang))];
   const body = PL_ROWS.map(({ field: f, key }) => [
     f,
-    label(key),
+    csvLabel(key, lang),
     ...years.map((y) =>
       csvFigure(formatCsvNumber(key, (y as unknown as Record<string, number | null>)[f] ?? null, wb.plan.currency)),
     ),
@@ -137,20 +148,12 @@ export function plCsv(wb: PlanWorkbook, caseIndex: number): string {
 }
 
 /** The KPI of a case and plan year: one row per metric, the 17 columns of the year. */
-export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number): string {
-  const start = { year: wb.plan.start_year, month: wb.plan.start_month };
-  const periods = periodsOfYear(year);
+export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number, lang: CsvLanguage = 'en'): string {
   const columns = wb.monthlyGrid(caseIndex, year, 'estimate');
-  const header = [
-    'item',
-    'label',
-    ...periods.map((p) =>
-      p.kind === 'month' ? monthLabel(start, p.t) : p.kind === 'quarter' ? `Q${p.quarter}` : 'CY',
-    ),
-  ];
+  const header = periodHeaders(wb, year, lang);
   const body = KPI_KEYS[wb.plan.template].map((key) => [
     key,
-    label(key),
+    csvLabel(key, lang),
     ...columns.map((c) => csvFigure(formatCsvNumber(key, c.values[key] ?? null, wb.plan.currency))),
   ]);
   return toCsv([header, ...body]);
@@ -160,12 +163,10 @@ export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number): strin
  * The revenue of a case: a row per plan month (recurring, professional services, total and cumulative revenue) and
  * after each year a row with the year's figures and its recurring revenue rate.
  */
-export function revenueCsv(wb: PlanWorkbook, caseIndex: number): string {
+export function revenueCsv(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): string {
   const currency = wb.plan.currency;
   const n = (key: string, value: number | null) => csvFigure(formatCsvNumber(key, value, currency));
-  const rows: CsvCell[][] = [
-    ['period', 'month', 'mrr', 'professional_service', 'revenue', 'cumulative_revenue', 'recurring_revenue_rate'],
-  ];
+  const rows: CsvCell[][] = [revenueHeaders(lang)];
   for (const year of wb.revenue(caseIndex)) {
     for (const m of year.monthly) {
       rows.push([
@@ -196,4 +197,99 @@ export function csvFileName(planName: string, caseName: string, area: string, da
   const safe = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_');
   const d = `${date.getFullYear()}${String(date.getMonth() + 1).padStart(2, '0')}${String(date.getDate()).padStart(2, '0')}`;
   return `${safe(planName)}_${safe(caseName)}_${area}_${d}.csv`;
+}
+
+/** The monthly P&L's rows, as the screen lists them (working-screens.md section 2), for a template. */
+const MONTHLY_ROWS: { key: string; template?: 'saas' | 'selfserve' }[] = [
+  { key: 'session' },
+  { key: 'lead', template: 'saas' },
+  { key: 'lead_cvr', template: 'saas' },
+  { key: 'meeting', template: 'saas' },
+  { key: 'meeting_cvr', template: 'saas' },
+  { key: 'registration', template: 'selfserve' },
+  { key: 'registration_cvr', template: 'selfserve' },
+  { key: 'order' },
+  { key: 'order_cvr' },
+  { key: 'churn' },
+  { key: 'churn_cvr' },
+  { key: 'cumulative' },
+  { key: 'arpa' },
+  { key: 'mrr' },
+  { key: 'arr' },
+  { key: 'ltv' },
+  { key: 'cac' },
+  { key: 'ltv_cac' },
+  { key: 'employees' },
+  { key: 'revenue' },
+  { key: 'revenue_rate' },
+  { key: 'professional_service' },
+  { key: 'cogs' },
+  { key: 'cogs_rate' },
+  { key: 'gross_profit' },
+  { key: 'gross_profit_rate' },
+  { key: 'operating_expense' },
+  { key: 'operating_expense_rate' },
+  { key: 'sm' },
+  { key: 'sm_rate' },
+  { key: 'rd' },
+  { key: 'rd_rate' },
+  { key: 'ga' },
+  { key: 'ga_rate' },
+  { key: 'operating_income' },
+  { key: 'operating_income_rate' },
+  { key: 'burn_multiple' },
+  { key: 'beginning_cash_balance' },
+  { key: 'equity_raised' },
+  { key: 'debt_raised' },
+  { key: 'debt_payment' },
+  { key: 'other' },
+  { key: 'net_cash_movement' },
+  { key: 'ending_cash_balance' },
+];
+
+/** The monthly P&L's views in its CSV: the plan, the actual view (ACT months as entered, then the forecast), progress, difference. */
+export type MonthlyCsvView = 'estimate' | 'actual' | 'progress' | 'difference';
+
+const MONTHLY_VIEWS: Record<MonthlyCsvView, ViewName> = {
+  estimate: 'estimate',
+  actual: 'actual',
+  progress: 'progress',
+  difference: 'difference_value',
+};
+
+/**
+ * The monthly P&L of a case and plan year in one view: the screen's rows, the 17 columns of the year. Outside the
+ * estimate a first row says which months are ACT and which EST. Progress is a percentage (actual / plan) with one
+ * decimal; difference is actual less plan, in each row's own unit (rates in percentage points).
+ */
+export function monthlyCsv(
+  wb: PlanWorkbook,
+  caseIndex: number,
+  year: number,
+  view: MonthlyCsvView,
+  lang: CsvLanguage = 'en',
+): string {
+  const columns = wb.monthlyGrid(caseIndex, year, MONTHLY_VIEWS[view]);
+  const currency = wb.plan.currency;
+  const template = wb.plan.template;
+  const rows: CsvCell[][] = [periodHeaders(wb, year, lang)];
+  if (view !== 'estimate') {
+    rows.push([
+      'status',
+      csvWord('statusLabel', lang),
+      ...columns.map((c) => (c.monthType === 'month' ? c.status : '')),
+    ]);
+  }
+  for (const { key } of MONTHLY_ROWS.filter((r) => !r.template || r.template === template)) {
+    rows.push([
+      key,
+      csvLabel(key, lang),
+      ...columns.map((c) => {
+        const value = c.values[key] ?? null;
+        if (view !== 'progress') return csvFigure(formatCsvNumber(key, value, currency));
+        return csvFigure(value === null || !Number.isFinite(value) ? '' : `${round(value * 100, 1).toFixed(1)}%`);
+      }),
+    ]);
+  }
+  return toCsv(rows);
 }

@@ -4,7 +4,8 @@
  */
 export type { CaseLayout, CompiledWorkbook } from './compile';
 export { costGroupOf } from './compile/costs';
-export { csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv } from './csv';
+export { csvFileName, formatCsvNumber, kpiCsv, type MonthlyCsvView, monthlyCsv, plCsv, revenueCsv } from './csv';
+export { type CsvLanguage, csvLanguage } from './csvLabels';
 export { EditError, type PlanEdit, revisionMonth } from './edits';
 export {
   ExplainError,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
 import { asOfMonth, type DataOf, routes, type Scope, screenQuery } from '@topline/contract';
-import { csvFileName, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
+import { type CsvLanguage, csvFileName, csvLanguage, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
 import type { z } from 'zod';
 import type { Services } from '../app';
 import { cachedAnswer, sendCached, sendCachedNow } from '../http/cachedAnswer';
@@ -159,13 +159,14 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   const csv = (
     name: 'plCsv' | 'revenueCsv' | 'kpiCsv',
     area: string,
-    render: (s: ScreenContext, index: number, year: number | undefined) => Promise<string>,
+    render: (s: ScreenContext, index: number, year: number | undefined, lang: CsvLanguage) => Promise<string>,
   ) =>
     handle(router, services, name, async ({ ctx, access, input }) => {
       const s = screen(access);
       const compiled = await compiledPlan(s);
       const index = caseIndexOf(compiled, input.case_id);
-      const body = await render(s, index, input.year);
+      // Headers and labels in the interface language: `lang`, else Accept-Language.
+      const body = await render(s, index, input.year, csvLanguage(input.lang, ctx.get('Accept-Language')));
       const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
       // plan_case_area_yyyyMMdd.csv (working-screens.md section 7)
       const name = csvFileName(access.plan.name, caseName, area, s.today);
@@ -178,9 +179,13 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       return undefined;
     });
 
-  csv('plCsv', 'pl', async (s, index) => plCsv((await compiledPlan(s)).workbook, index));
-  csv('revenueCsv', 'revenue', async (s, index) => revenueCsv((await compiledPlan(s)).workbook, index));
-  csv('kpiCsv', 'kpi', async (s, index, year) => kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1));
+  csv('plCsv', 'pl', async (s, index, _year, lang) => plCsv((await compiledPlan(s)).workbook, index, lang));
+  csv('revenueCsv', 'revenue', async (s, index, _year, lang) =>
+    revenueCsv((await compiledPlan(s)).workbook, index, lang),
+  );
+  csv('kpiCsv', 'kpi', async (s, index, year, lang) =>
+    kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1, lang),
+  );
 }
 
 const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '_');

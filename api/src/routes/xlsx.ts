@@ -1,10 +1,11 @@
 import multer from '@koa/multer';
 import type Router from '@koa/router';
-import { csvFileName } from '@topline/engine';
+import { csvFileName, csvLanguage, monthlyCsv } from '@topline/engine';
 import type { Next } from 'koa';
 import type { Services } from '../app';
 import type { AppContext, AppState } from '../http/context';
 import { handle } from '../http/route';
+import { caseIndexOf, compiledPlan } from '../services/screens';
 import { cellErrors, planXlsx, saveActualInputs, uploadedSheets } from '../services/xlsx';
 
 /** The largest XLSX file an import reads (a plan's export is about 1 MB). */
@@ -35,7 +36,7 @@ function xlsxUpload() {
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** The XLSX download and import (MODEL.md section 8, working-screens.md section 7). */
+/** The XLSX download and import, and the monthly P&L's CSV (MODEL.md section 8, working-screens.md section 7). */
 export function xlsxRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
 
@@ -50,6 +51,25 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
     );
     ctx.type = XLSX_TYPE;
     ctx.body = Buffer.from(bytes);
+    return undefined;
+  });
+
+  handle(router, services, 'monthlyCsv', async ({ ctx, access, input }) => {
+    const today = services.now();
+    const compiled = await compiledPlan({ db, workbooks: services.workbooks, access, today });
+    const index = caseIndexOf(compiled, input.case_id);
+    const year = input.year ?? 1;
+    const lang = csvLanguage(input.lang, ctx.get('Accept-Language'));
+    const body = monthlyCsv(compiled.workbook, index, year, input.view, lang);
+    const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
+    // plan_case_area_yyyyMMdd.csv (working-screens.md section 7); the area names the view and the year.
+    const name = csvFileName(access.plan.name, caseName, `monthly-${input.view}-Y${year}`, today);
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = body;
     return undefined;
   });
 
