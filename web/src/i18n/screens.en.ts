@@ -35,6 +35,8 @@ const en = {
       add: 'Add',
       case: 'Case',
       csv: 'Download CSV',
+      xlsx: 'Download XLSX',
+      xlsxHint: 'Every case as a workbook with live formulas; type actuals into the C1 Actuals sheets.',
       delete: 'Delete',
       edit: 'Edit',
       estimate: 'Estimate',

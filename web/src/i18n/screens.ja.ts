@@ -37,6 +37,8 @@ const ja: ScreenMessages = {
       add: '追加',
       case: 'ケース',
       csv: 'CSVダウンロード',
+      xlsx: 'XLSXダウンロード',
+      xlsxHint: '全ケースを計算式付きのワークブックで出力します。実績は「C1 Actuals」シートに入力できます。',
       delete: '削除',
       edit: '編集',
       estimate: '計画',

@@ -1,4 +1,5 @@
 /** Reading the API's answers for a working screen: one answer kept and read again after a save, and CSV files. */
+import i18next from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   type AnswerAt,
@@ -10,6 +11,7 @@ import {
   isPanelRefusal,
   type QueryOf,
 } from '../api/client';
+import { currentLanguage } from '../i18n';
 
 /**
  * Reads one API answer and keeps it; `reload` reads it again (after a save the saved answer wins). Errors are
@@ -45,6 +47,8 @@ export function useRetrieve<P extends GetPath>(path: P, query: QueryOf<P>, enabl
 export async function download<P extends CsvPath>(path: P, query: QueryOf<P>, fallbackName: string) {
   const url = new URL(`/api/v1${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+  // Headers and labels in the interface language.
+  if (!url.searchParams.has('lang')) url.searchParams.set('lang', currentLanguage(i18next.language));
   const token = getToken();
   const response = await fetch(url, {
     headers: { 'X-Requested-With': 'XMLHttpRequest', ...(token ? { Authorization: `Bearer ${token}` } : {}) },

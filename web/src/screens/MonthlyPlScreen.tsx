@@ -11,6 +11,7 @@ import { resyncEngine, useEngine } from '../plan/engineSession';
 import { useShell } from '../shell/ShellContext';
 import { SpreadsheetButton } from '../spreadsheet/SpreadsheetModal';
 import { CaseSelect } from './common/CaseSelect';
+import { MonthlyCsvButton, XlsxDownloadButton } from './common/SpreadsheetDownloads';
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
 import { type Display, MonthlyGrid, type MonthlyGridHandle } from './monthly/MonthlyGrid';
@@ -154,6 +155,8 @@ export default function MonthlyPlScreen() {
             label: t(`ws.monthly.view.${key}`),
           }))}
         />
+        <MonthlyCsvButton planId={planId} caseId={caseId} year={year} view={view} />
+        <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} />
         <SpreadsheetButton
           planId={planId}
           isOwner={plan.is_owner}

@@ -16,6 +16,7 @@ import { type EngineSession, resyncEngine } from '../plan/engineSession';
 import { useLiveAnswer } from '../plan/live';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
+import { XlsxDownloadButton } from './common/SpreadsheetDownloads';
 import { useScreenReady, ViewOnlyNote } from './common/ui';
 import { CaseTabs } from './pl/CaseTabs';
 import { ColorEditor } from './pl/ColorEditor';
@@ -223,6 +224,7 @@ export default function PlScreen() {
           >
             {t('ws.common.csv')}
           </button>
+          <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} />
         </div>
       </div>
       <PerHeadSuggestion planId={planId} caseId={current.case_id} />
