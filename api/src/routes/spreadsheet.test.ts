@@ -12,6 +12,7 @@ let google: GoogleStandIn;
 let api: TestApi;
 let owner: { token: string; id: number };
 let planId: number;
+let sparePlan: number;
 
 const get = (path: string, token = owner.token, plan = planId) =>
   api.call('GET', path, { token, query: { business_plan_id: plan } });
@@ -90,6 +91,7 @@ describe('connecting a Google account', () => {
   it('refuses a state made for another plan, a forged one, a denied consent, and changes nothing', async () => {
     const other = await api.call('POST', '/business-plan/create', { token: owner.token, form: planForm() });
     const otherPlan = other.body.data.business_plan_id;
+    sparePlan = otherPlan;
     const forOther = await consent((await get('/spreadsheet/auth_url', owner.token, otherPlan)).body.data.auth_url);
     const crossed = await post('/spreadsheet/connect', { auth_param: forOther });
     expect(crossed.status).toBe(400);
@@ -367,9 +369,42 @@ describe('a grant Google no longer honours', () => {
   });
 });
 
+describe('another Google account', () => {
+  it('replaces the one connected: its grant is revoked and the plan starts without a spreadsheet', async () => {
+    // The plan of the crossed-state test, not connected so far (the team tier's plans are all made).
+    const otherPlan = sparePlan;
+    const mainAccount = google.account;
+    try {
+      google.account = { email: 'first@example.com', name: 'First', picture: '' };
+      expect((await connect(owner.token, otherPlan)).status).toBe(200);
+      const made = await api.call('POST', '/spreadsheet/create', {
+        token: owner.token,
+        body: { business_plan_id: otherPlan },
+      });
+      expect(made.status).toBe(200);
+      const first = google.grants().at(-1);
+      google.account = { email: 'second@example.com', name: 'Second', picture: '' };
+      const second = await connect(owner.token, otherPlan);
+      expect(second.body.data).toEqual({
+        email: 'second@example.com',
+        name: 'Second',
+        picture: null,
+        reconnect: false,
+      });
+      expect(google.grants().find((g) => g.refreshToken === first?.refreshToken)?.revoked).toBe(true);
+      const info = await get('/spreadsheet/retrieve', owner.token, otherPlan);
+      expect(info.body.data.google_account.email).toBe('second@example.com');
+      expect(info.body.data.spreadsheet).toBeNull();
+    } finally {
+      google.account = mainAccount;
+    }
+  });
+});
+
 describe('disconnecting', () => {
   it('revokes the grant at Google and forgets the account and the spreadsheet', async () => {
-    const grant = google.grants().at(-1);
+    const refreshToken = new SheetsSecrets(api.config.APP_SECRET).open((await linkRow()).refresh_token, planId);
+    const grant = google.grants().find((g) => g.refreshToken === refreshToken);
     expect(grant?.revoked).toBe(false);
     const revocations = google.counts().revocations;
     expect((await post('/spreadsheet/disconnect', { spreadsheet_id: 'another-sheet' })).status).toBe(409);

@@ -223,13 +223,14 @@ export function spreadsheetRoutes(router: Router<AppState>, services: Services):
           }
         : {}),
     });
-    if (
-      before &&
-      !before.needs_reconnect &&
-      secrets.open(before.refresh_token, planId) !== granted.tokens.refresh_token
-    ) {
-      // The grant replaced is given back to Google, best effort: the new one is kept whatever Google says.
-      await withSession(before, (session) => session.revoke()).catch(() => undefined);
+    if (before && !before.needs_reconnect && !sameAccount) {
+      // Another account's grant, replaced, is given back to Google, best effort (the new one is kept whatever Google
+      // says). The same account's is not: Google revokes a user's whole grant to the app, the new tokens with it.
+      const old = google.session(
+        { refresh_token: secrets.open(before.refresh_token, planId), access_token: '', expiry_date: 1 },
+        () => {},
+      );
+      await old.revoke().catch(() => undefined);
     }
     return {
       data: {

@@ -112,7 +112,7 @@ export class GoogleSheetsService {
         refresh_token: tokens.refresh_token,
         expiry_date: tokens.expiry_date ?? null,
       },
-      profile: { email: profile.data.email, name: profile.data.name ?? '', picture: profile.data.picture ?? null },
+      profile: { email: profile.data.email, name: profile.data.name ?? '', picture: profile.data.picture || null },
     };
   }
 
@@ -176,7 +176,7 @@ export class GoogleSession {
     const answer = await call(() =>
       this.client.request<{ email?: string; name?: string; picture?: string }>({ url: this.userinfoUrl }),
     );
-    return { email: answer.data.email ?? '', name: answer.data.name ?? '', picture: answer.data.picture ?? null };
+    return { email: answer.data.email ?? '', name: answer.data.name ?? '', picture: answer.data.picture || null };
   }
 
   /** A new spreadsheet in the user's Drive holding the grid. */

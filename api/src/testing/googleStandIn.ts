@@ -10,7 +10,8 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
  * The Sheets round trip, reached through GOOGLE_OAUTH_BASE and GOOGLE_API_BASE (both `base`):
  * - OAuth 2.0: a consent page (/o/oauth2/v2/auth) whose "Allow" link sends the browser back to the redirect URI with
  *   a code and the state, the token endpoint (/token: authorization_code and refresh_token grants, checking the client
- *   id and secret), and /revoke; access tokens expire and a revoked grant refuses its refresh token (`invalid_grant`);
+ *   id and secret), and /revoke (of any token: the account's every grant to the app, as Google does); access tokens
+ *   expire and a revoked grant refuses its refresh token (`invalid_grant`);
  * - userinfo (/oauth2/v2/userinfo);
  * - Sheets v4: spreadsheets.create, get, batchUpdate (addSheet, deleteSheet, updateSheetProperties, addNamedRange,
  *   deleteNamedRange, updateCells, updateDimensionProperties, applied whole or not at all) and values.batchGet
@@ -202,7 +203,8 @@ export async function startGoogleStandIn(clientId: string): Promise<GoogleStandI
       const given = url.searchParams.get('token') ?? form.get('token') ?? '';
       const grant = grants.find((g) => g.refreshToken === given || g.access.has(given));
       if (!grant || grant.revoked) return json(response, 400, { error: 'invalid_token' });
-      grant.revoked = true;
+      // As Google does, the user's whole grant to the app goes: every token of that account.
+      for (const g of grants) if (g.email === grant.email) g.revoked = true;
       counts.revocations += 1;
       return json(response, 200, {});
     }
