@@ -235,6 +235,7 @@ export default function MonthlyPlScreen() {
               actions={actions}
               messages={cellMessages}
               enteredAt={engine ? enteredAt : undefined}
+              caseId={caseId}
             />
           </div>
           <MonthlyCharts graph={yearData.graph} months={monthLabels} template={plan.template} />
