@@ -13,6 +13,8 @@ import { useRetrieve } from '../plan/answers';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
 import { useScreenReady } from './common/ui';
+import { Reminders } from './home/Reminders';
+import { Todos } from './home/Todos';
 import '../styles/screens/home.css';
 
 type HomeMetric = HomeAnswer['calendar']['sales'];
@@ -72,65 +74,6 @@ function Calendar({
     <div className="ws-calendar" data-test="calendar">
       {weekdays}
       {cells}
-    </div>
-  );
-}
-
-/** To-dos kept in this browser per plan. */
-function Todos({ planId }: { planId: string | number }) {
-  const { t } = useTranslation();
-  const key = `topline.todos.${planId}`;
-  const [items, setItems] = useState<{ id: string; text: string; done: boolean }[]>(() => {
-    try {
-      return JSON.parse(window.localStorage.getItem(key) ?? '[]');
-    } catch {
-      return [];
-    }
-  });
-  const [text, setText] = useState('');
-  const store = (next: typeof items) => {
-    setItems(next);
-    window.localStorage.setItem(key, JSON.stringify(next));
-  };
-  return (
-    <div className="ws-card" data-test="todos">
-      <h3>{t('ws.home.todos')}</h3>
-      <ul className="ws-todos">
-        {items.map((item, i) => (
-          <li key={item.id}>
-            <label>
-              <input
-                type="checkbox"
-                checked={item.done}
-                onChange={() => store(items.map((x, j) => (j === i ? { ...x, done: !x.done } : x)))}
-              />
-              <span className={item.done ? 'done' : ''}>{item.text}</span>
-            </label>
-            <button type="button" className="link-button" onClick={() => store(items.filter((_, j) => j !== i))}>
-              {t('ws.common.delete')}
-            </button>
-          </li>
-        ))}
-      </ul>
-      <form
-        className="ws-inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (text.trim() === '') return;
-          store([...items, { id: `${Date.now()}`, text: text.trim(), done: false }]);
-          setText('');
-        }}
-      >
-        <input
-          value={text}
-          maxLength={100}
-          placeholder={t('ws.home.todoPlaceholder')}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <button type="submit" className="button button-small">
-          {t('ws.common.add')}
-        </button>
-      </form>
     </div>
   );
 }
@@ -236,13 +179,7 @@ export default function HomeScreen() {
               })}
               <Link to={`/business-plans/${planId}/monthly_pl`}>{t('ws.home.toMonthly')}</Link>
             </div>
-            <div className="ws-card" data-test="reminders">
-              <h3>{t('ws.home.reminders')}</h3>
-              <ul>
-                <li>{t('ws.home.weeklyReminder')}</li>
-                <li>{t('ws.home.monthlyReminder')}</li>
-              </ul>
-            </div>
+            <Reminders planId={planId} />
           </div>
           <div className="ws-two">
             <div className="ws-card">
