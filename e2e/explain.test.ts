@@ -1,0 +1,101 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planForm } from '../api/src/testing/harness';
+import { newPage, type Stack, screenshot, startStack } from './browser';
+import { signIn } from './screensHelpers';
+
+let stack: Stack;
+let owner: { token: string };
+let planId: number;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.api.user('explain-owner@example.com', 'team');
+  const created = await stack.api.call('POST', '/business-plan/create', {
+    token: owner.token,
+    form: planForm({ business_plan_name: 'Explain plan', start_year: '2026', start_month: '4' }),
+  });
+  planId = created.body.data.business_plan_id;
+  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, owner.token);
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  await stack?.close();
+});
+
+const panel = () => page.locator('[data-test="explain-panel"]');
+const input = (key: string) => panel().locator(`[data-test="explain-input"][data-key="${key}"]`);
+const numberOf = async (locator: ReturnType<Page['locator']>) => Number(await locator.getAttribute('data-value'));
+const cell = (rowId: string, colId: string) =>
+  page.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+
+describe('explain in headless Chromium', () => {
+  it('explains a monthly revenue cell down to an assumption and where it is edited', async () => {
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await cell('revenue', 'M3').waitFor();
+    await cell('revenue', 'M3').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
+      'Revenue = MRR + Professional services',
+    );
+    // The inputs add up to the figure, and the figure is the cell's.
+    const value = await numberOf(panel().locator('[data-test="explain-value"]'));
+    const mrr = await numberOf(input('mrr'));
+    const services = await numberOf(input('professional_service'));
+    expect(mrr + services).toBeCloseTo(value, 6);
+    expect(Number((await cell('revenue', 'M3').textContent())?.replace(/[^\d.-]/g, ''))).toBe(Math.round(value));
+    await screenshot(page, 'explain-revenue');
+
+    // Each input opens its own explanation: MRR, then the year's target ARR, then the case rate the user set.
+    await input('mrr').locator('button.explain-open').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('MRR');
+    await input('assumption.arr').first().locator('button.explain-open').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Target ARR');
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
+      'Target ARR = Target ARR of the plan × Case rate (x base case)',
+    );
+    // T_1 = A x r = 100,000,000 x 1.
+    expect(await numberOf(panel().locator('[data-test="explain-value"]'))).toBe(100_000_000);
+    expect(await numberOf(input('plan.target_arr'))).toBe(100_000_000);
+    expect(await input('assumption.case_rate').getAttribute('data-source')).toBe('assumption');
+    await screenshot(page, 'explain-assumption');
+
+    // Back goes up the trail; the case rate leads to the P&L screen, where it is edited.
+    await panel().locator('[data-test="explain-back"]').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('MRR');
+    await input('assumption.arr').first().locator('button.explain-open').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Target ARR');
+    await input('assumption.case_rate').locator('[data-test="explain-edit"]').click();
+    await page.waitForURL(`**/business-plans/${planId}/pl`);
+    await page.locator('section[data-screen="pl"]').waitFor();
+    expect(await panel().count()).toBe(0);
+  }, 120_000);
+
+  it('opens from the keyboard and closes with Escape', async () => {
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await cell('sm', 'M3').waitFor();
+    await cell('sm', 'M2').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
+    // Focus went back to the cell; the arrow keys move it and Enter explains the next month.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
+      'Sales & marketing = Revenue × S&M / revenue',
+    );
+    // S&M of month 3 is its revenue times the year's S&M share (38% by default).
+    const revenue = await numberOf(input('revenue'));
+    const share = await numberOf(input('assumption.sm_rate'));
+    expect(share).toBe(0.38);
+    expect(revenue * share).toBeCloseTo(await numberOf(panel().locator('[data-test="explain-value"]')), 6);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
