@@ -161,6 +161,27 @@ describe('charts and the dashboard of a new plan in headless Chromium', () => {
     await screenshot(page, 'charts-kpi-summary');
   }, 90_000);
 
+  it('shows count quarters and years in the monthly P&L grid that are the sums of the months shown', async () => {
+    await open('monthly_pl');
+    await page.locator('[data-test="monthly-grid"] .ag-row[row-id="order"]').waitFor();
+    // Quarters are hidden until asked for.
+    await page.locator('[data-test="display-quarters"]').check();
+    // The same new customers as on the KPI screen: 14, 14, 15 under a Q1 of 43.
+    const shown = async (key: string, column: string) => number(await cellText(page, 'monthly-grid', key, column));
+    expect([await shown('order', 'M1'), await shown('order', 'M2'), await shown('order', 'M3')]).toEqual([14, 14, 15]);
+    expect(await shown('order', 'Q1')).toBe(43);
+    for (const key of ['session', 'lead', 'meeting', 'order', 'churn']) {
+      let year = 0;
+      for (let q = 1; q <= 4; q++) {
+        let quarter = 0;
+        for (let m = 3 * q - 2; m <= 3 * q; m++) quarter += await shown(key, `M${m}`);
+        expect(await shown(key, `Q${q}`), `${key} Q${q}`).toBe(quarter);
+        year += quarter;
+      }
+      expect(await shown(key, 'CY'), `${key} CY`).toBe(year);
+    }
+  }, 90_000);
+
   it('names the month its figures are as of once a month has actuals', async () => {
     const saved = await stack.api.call('POST', '/pl/monthly/edit', {
       token: owner.token,
