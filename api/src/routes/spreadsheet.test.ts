@@ -1,4 +1,6 @@
-import { AREAS } from '@topline/contract';
+import { AREAS, asOfMonth } from '@topline/contract';
+import { PlanWorkbook } from '@topline/engine';
+import { sheetsGrid } from '@topline/engine/src/export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SheetsSecrets } from '../services/sheetsStore';
 import { type GoogleStandIn, startGoogleStandIn } from '../testing/googleStandIn';
@@ -200,6 +202,28 @@ describe('the spreadsheet', () => {
     expect(formulas.some((c) => c.formula?.includes("'C1 Actuals'!"))).toBe(true);
     expect(file?.namedRanges.length).toBeGreaterThan(0);
 
+    // Recalculated from its formulas and names alone, the spreadsheet shows the engine's numbers, cell by cell.
+    const plan = (await get('/business-plan/file')).body.data.plan;
+    const grid = sheetsGrid(PlanWorkbook.build(plan, { asOf: asOfMonth(new Date()) }), { planId });
+    let compared = 0;
+    for (const engineSheet of grid.sheets) {
+      const shown = google.values(sheetId, engineSheet.title);
+      engineSheet.rows.forEach((row, r) =>
+        row.forEach((cell, c) => {
+          if (cell.formula === undefined) return;
+          const value = shown.get(`${r},${c}`);
+          const where = `${engineSheet.title}!${r},${c} ${cell.formula}`;
+          if (typeof cell.value === 'number') expect(value as number, where).toBeCloseTo(cell.value, 6);
+          else expect(value === '' ? null : value, where).toEqual(cell.value === '' ? null : cell.value);
+          compared += 1;
+        }),
+      );
+    }
+    expect(compared).toBe(formulas.length);
+    // The recalculation held this process (and the API in it) for seconds: let the server close the connections that
+    // went idle meanwhile before the next call, rather than as it reuses one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
     const info = await get('/spreadsheet/retrieve');
     expect(info.body.data.spreadsheet).toMatchObject({ id: sheetId, name: 'Acme plan' });
     expect(Date.parse(info.body.data.spreadsheet.modified)).toBeGreaterThan(Date.now() - 60_000);
@@ -300,6 +324,21 @@ describe('importing actuals typed into the spreadsheet', () => {
     // The same sheet again changes nothing.
     const again = await post('/spreadsheet/import');
     expect(again.body.data.changes).toEqual([]);
+
+    // Exported again, the plan's sheets read June's sessions from the actual-inputs sheet: a number typed there
+    // recomputes them in the spreadsheet.
+    expect((await post('/spreadsheet/update')).status).toBe(200);
+    const readers = (google.spreadsheet(sheetId)?.sheets ?? []).flatMap((sheet) =>
+      [...sheet.cells]
+        .filter(([, cell]) => cell.formula?.includes("'C1 Actuals'!E2"))
+        .map(([at]) => ({ title: sheet.title, at })),
+    );
+    expect(readers.length).toBeGreaterThan(0);
+    for (const { title, at } of readers) expect(google.values(sheetId, title).get(at)).toBe(4200);
+    google.typeInto(sheetId, 'C1 Actuals', 'E2', '5100');
+    for (const { title, at } of readers) expect(google.values(sheetId, title).get(at)).toBe(5100);
+    google.typeInto(sheetId, 'C1 Actuals', 'E2', '4200');
+    await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
   it('refuses a sheet with wrong cells, listing each, and writes nothing', async () => {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { HYPERFORMULA_CONFIG } from '@topline/engine';
+import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 
 /**
@@ -15,7 +17,8 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
  * - userinfo (/oauth2/v2/userinfo);
  * - Sheets v4: spreadsheets.create, get, batchUpdate (addSheet, deleteSheet, updateSheetProperties, addNamedRange,
  *   deleteNamedRange, updateCells, updateDimensionProperties, applied whole or not at all) and values.batchGet
- *   (FORMULA, or the values: a formula cell has no value here, as nothing recalculates);
+ *   (FORMULA, or the values: the spreadsheet is recalculated with HyperFormula, named ranges included, as Sheets
+ *   recalculates it);
  * - Drive v3: files.get and files.update (the name) of the spreadsheets the grant's account made (drive.file);
  * - a page per spreadsheet (its webViewLink) that shows one sheet's cells, formulas as typed, each cell an input a
  *   person types into and saves as Sheets takes typed input (a number, a formula after '=', else text).
@@ -44,6 +47,8 @@ export interface GoogleStandIn {
   spreadsheet(id: string): StandInSpreadsheet | undefined;
   /** A cell by sheet title and A1 address: its formula (with '='), if any, and its value. */
   cell(id: string, sheet: string, a1: string): StandInCell | undefined;
+  /** The values of a sheet's cells as Sheets shows them, every formula recalculated, by `row,column` (0-based). */
+  values(id: string, sheet: string): Map<string, string | number | boolean | null>;
   /** Types into a cell as a person does in Sheets (USER_ENTERED): '' clears, '=…' is a formula, a number is a number. */
   typeInto(id: string, sheet: string, a1: string, typed: string): void;
   /** The file goes to the bin. */
@@ -261,9 +266,10 @@ export async function startGoogleStandIn(clientId: string): Promise<GoogleStandI
       }
       if (sheetCall[2] === '/values:batchGet' && method === 'GET') {
         const render = url.searchParams.get('valueRenderOption') ?? 'FORMATTED_VALUE';
+        const computed = render === 'FORMULA' ? undefined : recalculate(file);
         const valueRanges = url.searchParams.getAll('ranges').map((range) => {
           const sheet = sheetOfRange(file, range);
-          return { range, majorDimension: 'ROWS', values: rowsOf(sheet, render) };
+          return { range, majorDimension: 'ROWS', values: rowsOf(sheet, render, computed?.get(sheet.title)) };
         });
         return json(response, 200, { spreadsheetId: file.id, valueRanges });
       }
@@ -612,6 +618,12 @@ export async function startGoogleStandIn(clientId: string): Promise<GoogleStandI
       for (const grant of grants) for (const access of grant.access.values()) access.expires = 0;
     },
     spreadsheet: (id) => files.get(id),
+    values(id, title) {
+      const file = files.get(id);
+      const sheet = file?.sheets.find((s) => s.title === title);
+      if (!file || !sheet) throw new Error(`no sheet ${title} in ${id}`);
+      return recalculate(file).get(title) ?? new Map();
+    },
     cell(id, sheet, a1) {
       const at = parseA1(a1);
       return files
@@ -697,11 +709,20 @@ function copyOf(file: StandInSpreadsheet): StandInSpreadsheet {
 }
 
 /** A sheet's cells as rows, trailing blanks left out as Sheets leaves them out. */
-function rowsOf(sheet: StandInSheet, render: string): (string | number | boolean)[][] {
+function rowsOf(
+  sheet: StandInSheet,
+  render: string,
+  computed?: Map<string, string | number | boolean | null>,
+): (string | number | boolean)[][] {
   const rows: (string | number | boolean)[][] = [];
   for (const [at, cell] of sheet.cells) {
     const [r, c] = at.split(',').map(Number) as [number, number];
-    const shown = render === 'FORMULA' && cell.formula !== undefined ? cell.formula : cell.value;
+    const shown =
+      render === 'FORMULA' && cell.formula !== undefined
+        ? cell.formula
+        : cell.formula !== undefined
+          ? (computed?.get(at) ?? null)
+          : cell.value;
     if (shown === null || shown === undefined) continue;
     const row = rows[r] ?? [];
     rows[r] = row;
@@ -713,6 +734,59 @@ function rowsOf(sheet: StandInSheet, render: string): (string | number | boolean
 }
 
 const key = (row: number, column: number) => `${row},${column}`;
+
+/**
+ * Every cell's value with the formulas recalculated, by sheet title and `row,column`: the spreadsheet's sheets and
+ * named ranges in HyperFormula (the engine's settings). An error shows as its text (`#REF!`), as Sheets shows it.
+ */
+function recalculate(file: StandInSpreadsheet): Map<string, Map<string, string | number | boolean | null>> {
+  const kept = recalculated.get(file);
+  if (kept && kept.modified === file.modified) return kept.values;
+  const values = recalculateNow(file);
+  recalculated.set(file, { modified: file.modified, values });
+  return values;
+}
+
+/** The last recalculation of each spreadsheet, good while the spreadsheet has not changed since. */
+const recalculated = new WeakMap<
+  StandInSpreadsheet,
+  { modified: Date; values: Map<string, Map<string, string | number | boolean | null>> }
+>();
+
+function recalculateNow(file: StandInSpreadsheet): Map<string, Map<string, string | number | boolean | null>> {
+  const sheets: Record<string, RawCellContent[][]> = {};
+  for (const sheet of file.sheets) {
+    const grid: RawCellContent[][] = [];
+    for (const [at, cell] of sheet.cells) {
+      const [r, c] = at.split(',').map(Number) as [number, number];
+      grid[r] ??= [];
+      (grid[r] as RawCellContent[])[c] = cell.formula ?? cell.value;
+    }
+    sheets[sheet.title] = Array.from(grid, (row) => Array.from(row ?? [], (v) => (v === undefined ? null : v)));
+  }
+  const titleOf = new Map(file.sheets.map((s) => [s.sheetId, s.title]));
+  const names = file.namedRanges.map(({ name, range }) => {
+    const title = `'${(titleOf.get(range.sheetId) ?? '').replaceAll("'", "''")}'`;
+    const corner = (row: number, column: number) => `$${columnName(column)}$${row + 1}`;
+    const single = range.endRowIndex - range.startRowIndex === 1 && range.endColumnIndex - range.startColumnIndex === 1;
+    const end = single ? '' : `:${corner(range.endRowIndex - 1, range.endColumnIndex - 1)}`;
+    return { name, expression: `=${title}!${corner(range.startRowIndex, range.startColumnIndex)}${end}` };
+  });
+  const hf = HyperFormula.buildFromSheets(sheets, { ...HYPERFORMULA_CONFIG }, names);
+  const out = new Map<string, Map<string, string | number | boolean | null>>();
+  for (const sheet of file.sheets) {
+    const id = hf.getSheetId(sheet.title);
+    const values = new Map<string, string | number | boolean | null>();
+    for (const at of sheet.cells.keys()) {
+      const [row, col] = at.split(',').map(Number) as [number, number];
+      const value = id === undefined ? null : hf.getCellValue({ sheet: id, row, col });
+      values.set(at, value === null || typeof value !== 'object' ? value : String(value.value));
+    }
+    out.set(sheet.title, values);
+  }
+  hf.destroy();
+  return out;
+}
 
 function columnName(column: number): string {
   let name = '';
