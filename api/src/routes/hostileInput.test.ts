@@ -12,6 +12,7 @@ let token: string;
 let planId: number;
 let caseId: number;
 let costId: number;
+let todoId: number;
 
 /** A valid body of each plan-scoped JSON write route; the property breaks one field of it at a time. */
 const validBodies = (): Partial<Record<RouteName, Record<string, unknown>>> => ({
@@ -35,6 +36,9 @@ const validBodies = (): Partial<Record<RouteName, Record<string, unknown>>> => (
   costCreate: { business_plan_id: planId, case_id: caseId, ...costFields },
   costEdit: { business_plan_id: planId, case_id: caseId, cost_id: costId, version: 1, ...costFields },
   costDelete: { business_plan_id: planId, case_id: caseId, cost_id: costId },
+  todoCreate: { business_plan_id: planId, text: 'Call the bank' },
+  todoEdit: { business_plan_id: planId, todo_id: todoId, version: 1, done: true },
+  todoDelete: { business_plan_id: planId, todo_id: todoId, version: 1 },
 });
 
 const costFields = {
@@ -93,20 +97,35 @@ async function snapshot(): Promise<string> {
   // Rows in a stable order whatever the table's keys.
   const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
   const byCase = async (table: string) => sorted(await api.db(table).whereIn('case_id', caseIds));
-  const [plan, cases, years, monthly, status, comments, revisions, costs, members, colors, daily] = await Promise.all([
-    api.db('business_plans').where({ id: planId }).first(),
-    api.db('cases').where({ plan_id: planId }).orderBy('id'),
-    byCase('case_year_inputs'),
-    byCase('monthly_inputs'),
-    byCase('monthly_status'),
-    byCase('comments'),
-    byCase('revisions'),
-    byCase('cost_items'),
-    api.db('plan_members').where({ plan_id: planId }).then(sorted),
-    api.db('plan_colors').where({ plan_id: planId }).then(sorted),
-    api.db('daily_entries').where({ plan_id: planId }).then(sorted),
-  ]);
-  return JSON.stringify({ plan, cases, years, monthly, status, comments, revisions, costs, members, colors, daily });
+  const [plan, cases, years, monthly, status, comments, revisions, costs, members, colors, daily, todos] =
+    await Promise.all([
+      api.db('business_plans').where({ id: planId }).first(),
+      api.db('cases').where({ plan_id: planId }).orderBy('id'),
+      byCase('case_year_inputs'),
+      byCase('monthly_inputs'),
+      byCase('monthly_status'),
+      byCase('comments'),
+      byCase('revisions'),
+      byCase('cost_items'),
+      api.db('plan_members').where({ plan_id: planId }).then(sorted),
+      api.db('plan_colors').where({ plan_id: planId }).then(sorted),
+      api.db('daily_entries').where({ plan_id: planId }).then(sorted),
+      api.db('plan_todos').where({ plan_id: planId }).then(sorted),
+    ]);
+  return JSON.stringify({
+    plan,
+    cases,
+    years,
+    monthly,
+    status,
+    comments,
+    revisions,
+    costs,
+    members,
+    colors,
+    daily,
+    todos,
+  });
 }
 
 beforeAll(async () => {
@@ -118,6 +137,7 @@ beforeAll(async () => {
   costId = (await call('/cost/create', { business_plan_id: planId, case_id: caseId, ...costFields })).body.data.cost_id;
   await call('/authority/add', { business_plan_id: planId, email: 'member@example.com', pl: 'can_edit' });
   await call('/pl/monthly/edit', { business_plan_id: planId, case_id: caseId, year: 1, month: 1, session: 10 });
+  todoId = (await call('/todos/create', { business_plan_id: planId, text: 'Call the bank' })).body.data.todo.id;
 });
 
 afterAll(async () => {

@@ -250,6 +250,7 @@ const en = {
     position: 'Position',
     employees: 'Number of employees',
     stage: 'Stage',
+    notSet: 'Not set',
     positions: { ceo: 'CEO', cfo: 'CFO', manager: 'Business manager', adviser: 'Adviser', other: 'Other' },
     employeeRanges: { e1: '1-10', e2: '11-30', e3: '31-50', e4: '50 or more' },
     stages: {

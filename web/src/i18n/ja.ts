@@ -252,6 +252,7 @@ const ja: Messages = {
     position: '役職',
     employees: '従業員数',
     stage: 'ステージ',
+    notSet: '未設定',
     positions: { ceo: 'CEO', cfo: 'CFO', manager: '事業責任者', adviser: '顧問', other: 'その他' },
     employeeRanges: { e1: '1-10', e2: '11-30', e3: '31-50', e4: '50以上' },
     stages: {
