@@ -394,3 +394,28 @@ async function signInOnce(page: Page, token: string): Promise<void> {
   await page.goto('/');
   await page.evaluate(([key, value]) => window.localStorage.setItem(key ?? '', value ?? ''), [TOKEN_KEY, token]);
 }
+
+describe.skipIf(!hasBrowser)('the profile form in headless Chromium', () => {
+  it('shows a profile choice never made as not set, so the select shows what a save sends', async () => {
+    const user = await stack.api.user('unset-stage@example.com', 'team');
+    const planId = await createPlan(user.token, { business_plan_name: 'Profile plan' });
+    await stack.api.db('users').where({ id: user.user.id }).update({ stage: '', position: '顧問' });
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await signIn(page, user.token);
+    await page.goto(`/business-plans/${planId}/pl`);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('tab', { name: 'Profile' }).click();
+    await modal.getByRole('button', { name: 'Edit' }).click();
+    const stage = modal.locator('select[name="stage"]');
+    expect(await stage.inputValue()).toBe('');
+    expect(await stage.locator('option:checked').textContent()).toBe('Not set');
+    expect(await modal.locator('select[name="position"] option:checked').textContent()).toBe('Adviser');
+    await stage.selectOption('angel/seed');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Your profile has been updated.').waitFor();
+    const me = await stack.api.call('GET', '/user/me', { token: user.token });
+    expect(me.body.data.user.company).toMatchObject({ position: '顧問', stage: 'angel/seed' });
+    await context.close();
+  }, 60_000);
+});

@@ -43,6 +43,7 @@ export function ProfileFields({ profile, onChange }: { profile: ProfileEdit; onC
       <label className="field">
         <span>{t('profile.position')}</span>
         <select name="position" value={profile.position} onChange={(event) => set('position', event.target.value)}>
+          <UnlistedOption value={profile.position} options={POSITIONS} />
           {POSITIONS.map((option) => (
             <option key={option.value} value={option.value}>
               {t(`profile.positions.${option.label}`)}
@@ -53,6 +54,7 @@ export function ProfileFields({ profile, onChange }: { profile: ProfileEdit; onC
       <label className="field">
         <span>{t('profile.employees')}</span>
         <select name="employees" value={profile.employees} onChange={(event) => set('employees', event.target.value)}>
+          <UnlistedOption value={profile.employees} options={EMPLOYEES} />
           {EMPLOYEES.map((option) => (
             <option key={option.value} value={option.value}>
               {t(`profile.employeeRanges.${option.label}`)}
@@ -63,6 +65,7 @@ export function ProfileFields({ profile, onChange }: { profile: ProfileEdit; onC
       <label className="field">
         <span>{t('profile.stage')}</span>
         <select name="stage" value={profile.stage} onChange={(event) => set('stage', event.target.value)}>
+          <UnlistedOption value={profile.stage} options={STAGES} />
           {STAGES.map((option) => (
             <option key={option.value} value={option.value}>
               {t(`profile.stages.${option.label}`)}
@@ -72,6 +75,16 @@ export function ProfileFields({ profile, onChange }: { profile: ProfileEdit; onC
       </label>
     </div>
   );
+}
+
+/**
+ * A stored choice that is none of the options (never chosen, or an older wording) is shown as it is, so the select
+ * shows what a save sends.
+ */
+function UnlistedOption({ value, options }: { value: string; options: readonly { value: string }[] }) {
+  const { t } = useTranslation();
+  if (options.some((option) => option.value === value)) return null;
+  return <option value={value}>{value === '' ? t('profile.notSet') : value}</option>;
 }
 
 /** Display text of a stored profile choice. */
