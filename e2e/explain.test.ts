@@ -98,4 +98,42 @@ describe('explain in headless Chromium', () => {
     expect(revenue * share).toBeCloseTo(await numberOf(panel().locator('[data-test="explain-value"]')), 6);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('explains the annual P&L table and the dashboard figures', async () => {
+    await page.goto(`/business-plans/${planId}/pl`);
+    const plCell = page.locator('[data-test="pl-table"] .ag-row[row-id="revenue"] .ag-cell[col-id="c1"]').first();
+    await plCell.waitFor();
+    await plCell.click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
+    // Year 2's revenue is the sum of its four quarters.
+    const quarters = await panel()
+      .locator('[data-test="explain-input"]')
+      .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-key'), Number(row.getAttribute('data-value'))]));
+    expect(quarters.map(([key]) => key)).toEqual(['revenue', 'revenue', 'revenue', 'revenue']);
+    const year2 = await numberOf(panel().locator('[data-test="explain-value"]'));
+    expect(quarters.reduce((s, [, v]) => s + Number(v), 0)).toBeCloseTo(year2, 6);
+    await page.keyboard.press('Escape');
+
+    // A month of actuals gives the dashboard its latest figures: 20 customers won in month 1.
+    const saved = await stack.api.call('POST', '/pl/monthly/edit', {
+      token: owner.token,
+      body: { business_plan_id: planId, year: 1, month: 1, order: 20, churn: 0 },
+    });
+    expect(saved.status).toBe(200);
+    await page.goto(`/business-plans/${planId}/`);
+    const latest = page.locator('[data-test="latest-mrr"]');
+    await latest.waitFor();
+    await latest.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('MRR');
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe('MRR = Customers × ARPA');
+    const customers = await numberOf(input('cumulative'));
+    const arpa = await numberOf(input('arpa'));
+    expect(customers).toBe(20);
+    // The plan's ARPA of 50,000 a month: 20 x 50,000 = 1,000,000.
+    expect(arpa).toBe(50_000);
+    expect(await numberOf(panel().locator('[data-test="explain-value"]'))).toBe(1_000_000);
+    await screenshot(page, 'explain-dashboard');
+    expect(errors).toEqual([]);
+  }, 90_000);
 });
