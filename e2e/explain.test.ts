@@ -113,6 +113,15 @@ describe('explain in headless Chromium', () => {
     const year2 = await numberOf(panel().locator('[data-test="explain-value"]'));
     expect(quarters.reduce((s, [, v]) => s + Number(v), 0)).toBeCloseTo(year2, 6);
     await page.keyboard.press('Escape');
+    // A cell the owner edits explains with Alt held, and no editor stays open.
+    const rate = page.locator('[data-test="pl-table"] .ag-row[row-id="cogs_rate"] .ag-cell[col-id="c0"]').first();
+    await rate.click({ modifiers: ['Alt'] });
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('COGS / revenue');
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
+      'COGS / revenue = COGS ÷ Revenue (blank when it cannot be computed)',
+    );
+    await expect.poll(() => page.locator('[data-test="pl-table"] .ag-cell-inline-editing').count()).toBe(0);
+    await page.keyboard.press('Escape');
 
     // A month of actuals gives the dashboard its latest figures: 20 customers won in month 1.
     const saved = await stack.api.call('POST', '/pl/monthly/edit', {

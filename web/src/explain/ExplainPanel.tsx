@@ -194,6 +194,7 @@ export function ExplainPanel({
           </ul>
         </>
       )}
+      <p className="explain-hint">{t('explain.hint')}</p>
     </aside>
   );
 }

@@ -316,7 +316,7 @@ const en = {
       home: 'Home',
       settings: 'the plan settings',
     },
-    hint: 'Click a number, or press Enter on it, to see where it comes from.',
+    hint: 'Click a number, or press Enter on it, to see where it comes from; on a cell you can edit, hold Alt.',
   },
 };
 
