@@ -48,7 +48,11 @@ describe('Home to-dos in two browsers', () => {
   it('are shared by the plan’s members, and a stale change is refused with the saved list shown', async () => {
     const { api } = stack;
     const owner = await api.user('home-owner@example.com', 'team');
-    const created = await api.call('POST', '/business-plan/create', { token: owner.token, form: planForm() });
+    // The plan started three months ago, so last month is one of its months.
+    const now = new Date();
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 3, 1));
+    const form = planForm({ start_year: String(start.getUTCFullYear()), start_month: String(start.getUTCMonth() + 1) });
+    const created = await api.call('POST', '/business-plan/create', { token: owner.token, form });
     expect(created.status).toBe(201);
     const planId: number = created.body.data.business_plan_id;
     for (const [email, r] of [
@@ -124,7 +128,6 @@ describe('Home to-dos in two browsers', () => {
     );
 
     // Reminders follow the plan: last month has no actuals, nothing was recorded this week; the plan has members.
-    const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const month = (locale: string) =>
       new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(lastMonth);
