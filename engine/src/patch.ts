@@ -31,6 +31,8 @@ export interface ApplyResult {
    * or the whole plan.
    */
   recompiled: 'none' | 'assumptions' | 'cases' | 'plan';
+  /** The workbook was built afresh from the compiled sheets rather than patched (edits that change much). */
+  rebuilt?: boolean;
 }
 
 /** A workbook as it stands: what HyperFormula holds was compiled as `compiled` from `plan`. */
@@ -53,7 +55,7 @@ export function patchWorkbook(
   state: WorkbookState,
   options: CompileOptions,
   edits: PlanEdit[],
-): { state: WorkbookState; result: ApplyResult } {
+): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
   const next = parsePlanFile(applyEdits(state.plan, edits));
   const writes = literalWrites(state, edits, next);
   if (writes) return writeLiterals(hf, state, writes, next, edits);
@@ -65,6 +67,20 @@ export function patchWorkbook(
       ? recompileCases(state.compiled, next, cases)
       : compilePlan(next, options);
   const before = state.compiled;
+  const recompiled = assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan';
+  const rebuild =
+    !assumptionsOnly &&
+    (monthsTurningAct(before, edits) >= REBUILD_MONTHS ||
+      differingCells(before, compiled) > REBUILD_SHARE * totalCells(compiled));
+  if (rebuild) {
+    // The caller builds HyperFormula afresh from `compiled`; every read model of every case may have changed.
+    const after = { compiled, plan: next };
+    const changed = rebuiltCases(before, compiled).map((caseIndex) => ({
+      caseIndex,
+      models: [...ESTIMATE_MODELS, 'plan' as const],
+    }));
+    return { state: after, result: { changed, cells: totalCells(compiled), recompiled, rebuilt: true }, rebuild: true };
+  }
   let cells = 0;
   const changes = hf.batch(() => {
     const names = new Map(compiled.names.map((n) => [n.name, n.expression]));
@@ -94,9 +110,69 @@ export function patchWorkbook(
     result: {
       changed: changedModels(hf, changes, state, after, edits),
       cells,
-      recompiled: assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan',
+      recompiled,
     },
   };
+}
+
+/**
+ * Above this share of the workbook's cells differing, edits rebuild HyperFormula rather than patch it: writing a cell
+ * into a built workbook costs several times what a fresh build spends on it (bench/import.ts).
+ */
+const REBUILD_SHARE = 0.1;
+
+/** The cases whose sheets a compile changed (every case when the Plan sheet or the names changed). */
+function rebuiltCases(before: CompiledWorkbook, after: CompiledWorkbook): number[] {
+  const planChanged =
+    before.sheets.Plan !== after.sheets.Plan || JSON.stringify(before.names) !== JSON.stringify(after.names);
+  return after.cases
+    .filter((c) => {
+      if (planChanged) return true;
+      const was = before.cases[c.index];
+      const names = new Set([...Object.values(c.sheets), ...Object.values(was?.sheets ?? {})]);
+      return [...names].some((n) => n !== undefined && before.sheets[n] !== after.sheets[n]);
+    })
+    .map((c) => c.index);
+}
+
+/** Months turning ACT at once from which edits rebuild without comparing the compiles (a month of actuals each). */
+const REBUILD_MONTHS = 6;
+
+/** How many (case, month) pairs the edits save actuals for that are not ACT yet. */
+function monthsTurningAct(before: CompiledWorkbook, edits: PlanEdit[]): number {
+  const turning = new Set<string>();
+  for (const e of edits) {
+    if (e.type === 'actual' && !before.cases[e.caseIndex]?.act.includes(e.month))
+      turning.add(`${e.caseIndex}/${e.month}`);
+  }
+  return turning.size;
+}
+
+function totalCells(compiled: CompiledWorkbook): number {
+  let n = 0;
+  for (const grid of Object.values(compiled.sheets)) for (const row of grid) n += row.length;
+  return n;
+}
+
+/**
+ * How many cells of the sheets both compiles hold differ: the cells a patch writes one by one. A sheet added is set
+ * whole, at about the cost a build spends on it, and does not count.
+ */
+function differingCells(before: CompiledWorkbook, after: CompiledWorkbook): number {
+  let n = 0;
+  for (const [name, grid] of Object.entries(after.sheets)) {
+    const old = before.sheets[name];
+    if (!old || old === grid) continue;
+    const rows = Math.max(old.length, grid.length);
+    for (let r = 0; r < rows; r++) {
+      const a = old[r] ?? [];
+      const b = grid[r] ?? [];
+      if (a === b) continue;
+      const columns = Math.max(a.length, b.length);
+      for (let c = 0; c < columns; c++) if ((a[c] ?? null) !== (b[c] ?? null)) n++;
+    }
+  }
+  return n;
 }
 
 /**

@@ -46,7 +46,7 @@ export interface BrokenCell {
 
 export class PlanWorkbook {
   private constructor(
-    private readonly hf: HyperFormula,
+    private hf: HyperFormula,
     private state: WorkbookState,
     private readonly options: CompileOptions,
     private refusedInputs: PlanFileIssue[],
@@ -62,12 +62,7 @@ export class PlanWorkbook {
     const now = new Date();
     const opts: CompileOptions = { asOf: options.asOf ?? { year: now.getFullYear(), month: now.getMonth() + 1 } };
     const compiled = compilePlan(plan, opts);
-    const hf = HyperFormula.buildFromSheets(
-      compiled.sheets as Record<string, RawCellContent[][]>,
-      HYPERFORMULA_CONFIG,
-      compiled.names.map((n) => ({ name: n.name, expression: n.expression })),
-    );
-    return new PlanWorkbook(hf, { compiled, plan }, opts, refused);
+    return new PlanWorkbook(buildHyperFormula(compiled), { compiled, plan }, opts, refused);
   }
 
   /** The plan's inputs as they stand now (a plan file). */
@@ -193,7 +188,14 @@ export class PlanWorkbook {
    */
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
     const list = Array.isArray(edits) ? edits : [edits];
-    const { state, result } = patchWorkbook(this.hf, this.state, this.options, list);
+    const { state, result, rebuild } = patchWorkbook(this.hf, this.state, this.options, list);
+    if (rebuild) {
+      // Edits that change much of the workbook (a year of actuals at once): a fresh HyperFormula of the compiled
+      // sheets costs less than patching their cells one by one.
+      // The old one goes first, so that the two never hold memory together.
+      this.hf.destroy();
+      this.hf = buildHyperFormula(state.compiled);
+    }
     this.state = state;
     this.refusedInputs = stillRefused(this.refusedInputs, list);
     return result;
@@ -300,4 +302,13 @@ function setPaths(edit: PlanEdit): string[] {
     default:
       return [];
   }
+}
+
+/** A HyperFormula workbook of compiled sheets and names, built in one `buildFromSheets` call. */
+function buildHyperFormula(compiled: CompiledWorkbook): HyperFormula {
+  return HyperFormula.buildFromSheets(
+    compiled.sheets as Record<string, RawCellContent[][]>,
+    HYPERFORMULA_CONFIG,
+    compiled.names.map((n) => ({ name: n.name, expression: n.expression })),
+  );
 }
