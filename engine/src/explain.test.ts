@@ -192,24 +192,15 @@ describe('explain: what it says', () => {
     ]);
     const churn = explain(wb, { caseIndex: 0, year: 1, period: 'cy', key: 'assumption.churn_rate' });
     expect(churn.inputs[0]).toMatchObject({ key: 'assumption.arpa', source: 'default', explainable: true });
-    const cashKeys = new Set(['equity_raised', 'debt_raised', 'debt_payment', 'other', 'beginning_cash_balance']);
-    const stored = Object.entries(wb.plan.cases[0]?.cash ?? {}).find(([, items]) =>
-      Object.keys(items).some((k) => cashKeys.has(k)),
-    );
-    if (stored) {
-      const [t, items] = stored;
-      const key = Object.keys(items).find((k) => cashKeys.has(k) && k !== 'beginning_cash_balance');
-      if (key) {
-        const month = Number(t);
-        const net = explain(wb, {
-          caseIndex: 0,
-          year: Math.ceil(month / 12),
-          period: String(month - 12 * (Math.ceil(month / 12) - 1)),
-          key: 'net_cash_movement',
-        });
-        expect(net.inputs.find((i) => i.key === key)?.source).toBe('cash input');
-      }
-    }
+    // The base case of three-cases raises 100,000,000 of equity in month 7; the month's other cash items are their
+    // default, 0.
+    const net = explain(buildFixture('three-cases'), { caseIndex: 0, year: 1, period: '7', key: 'net_cash_movement' });
+    expect(net.inputs.find((i) => i.key === 'equity_raised')).toMatchObject({
+      source: 'cash input',
+      value: 100_000_000,
+      explainable: false,
+    });
+    expect(net.inputs.find((i) => i.key === 'debt_raised')).toMatchObject({ source: 'default', value: 0 });
   });
 
   it('refuses what it cannot explain', () => {
