@@ -62,8 +62,14 @@ describe('working screens in headless Chromium', () => {
     const submit = modal.getByRole('button', { name: 'Add' });
     await modal.getByLabel('Case name').fill('Ideal');
     expect(await submit.isDisabled()).toBe(true);
+    // A rate that is not a number is refused with what the field takes, never stripped.
     await modal.getByLabel(/Rate/).fill('2.x');
-    expect(await modal.getByLabel(/Rate/).inputValue()).toBe('2.');
+    expect(await modal.getByLabel(/Rate/).inputValue()).toBe('2.x');
+    expect(await modal.locator('[data-test="case-rate-error"]').textContent()).toBe(
+      'Not a number: “2.x”. Allowed: a number with at most 2 decimal places, above 0 and at most 99.99.',
+    );
+    expect(await submit.isDisabled()).toBe(true);
+    await modal.getByLabel(/Rate/).fill('2');
     await submit.click();
     await page.getByRole('tab', { name: /Ideal/, selected: true }).waitFor();
     const wb = await engineOf(stack, owner.token, planId);
@@ -142,10 +148,12 @@ describe('working screens in headless Chromium', () => {
     const before = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
     await open('kpi');
     await page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"]').waitFor();
-    const saved = page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);
+    // Two decimals for churn: 5.555 is refused at the cell (stored exactly or not at all), 5.55 is stored.
     await enterCell(page, 'kpi-table', 'churn_rate', 'c0', '5.555');
+    await page.locator('[data-test="cell-message"][data-row="churn_rate"][data-col="c0"]').waitFor();
+    const saved = page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);
+    await enterCell(page, 'kpi-table', 'churn_rate', 'c0', '5.55');
     await saved;
-    // Two decimals for churn, floored: 5.555 becomes 5.55%.
     await waitForCell(page, 'kpi-table', 'churn_rate', 'c0', '5.55%');
     const wb = await engineOf(stack, owner.token, planId);
     const after = wb.monthlyGrid(0, 1, 'estimate');
@@ -189,6 +197,8 @@ describe('working screens in headless Chromium', () => {
       await page.locator(`[data-test="edit-M${k}"]`).click();
       await enterCell(page, 'monthly-grid', 'order', `M${k}`, order);
       await enterCell(page, 'monthly-grid', 'sm', `M${k}`, '1500000');
+      // The equity planned for M1 was not raised: entered as 0 (a value left empty is the month's forecast).
+      if (k === 1) await enterCell(page, 'monthly-grid', 'equity_raised', 'M1', '0');
       const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
       await page.locator(`[data-test="save-M${k}"]`).click();
       await saved;
@@ -299,8 +309,8 @@ describe('working screens in headless Chromium', () => {
       formatNumber(board.metrics.cash_balance?.latest_value ?? null),
     );
     const runway = page.locator('[data-test="cash-out"]');
-    // No cash-flow actuals were entered, so the actual months spend from a zero balance: M1 ends below zero, which
-    // makes it the cash-out month (MODEL.md section 3), already behind the latest actual month.
+    // M1's planned equity was entered as 0 (not raised), so the actual months spend from a zero balance: M1 ends
+    // below zero, which makes it the cash-out month (MODEL.md section 3), already behind the latest actual month.
     expect(board.cash_out).toMatchObject({ t: 1, year: 2026, month: 4 });
     expect(board.forecast_monthes).toBe(0);
     expect(await runway.getAttribute('data-color')).toBe('red');

@@ -124,13 +124,16 @@ describe('typed numbers', () => {
     const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
     await page.locator('[data-test="edit-M1"]').click();
     await enterCell(page, 'monthly-grid', 'session', 'M1', '１２，０００');
+    // No churn in the first month, as the forecast says: typed, so entered (and kept at 0 if the forecast moves).
+    expect(estimate[0]?.values.churn).toBe(0);
+    await enterCell(page, 'monthly-grid', 'churn', 'M1', '0');
     const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
     await page.locator('[data-test="save-M1"]').click();
     await saved;
     await page.locator('[data-test="control-M1"] .ws-status.act').waitFor();
     const stored = (await storedCase()).actuals['1'];
     // Only what was typed is stored: no meeting, order or cost saved as 0.
-    expect(stored).toEqual({ session: 12000, status: 'ACT' });
+    expect(stored).toEqual({ session: 12000, churn: 0, status: 'ACT' });
     await waitForCell(page, 'monthly-grid', 'session', 'M1', '12,000');
     // Meetings and new customers not entered show the month's forecast (the estimate), marked as such.
     expect(await cellText(page, 'monthly-grid', 'meeting', 'M1')).toBe(formatNumber(estimate[0]?.values.meeting));
@@ -145,6 +148,7 @@ describe('typed numbers', () => {
     );
     expect(await cell('meeting').getAttribute('class')).toContain('ws-from-forecast');
     expect(await cell('session').getAttribute('class')).not.toContain('ws-from-forecast');
+    expect(await cell('churn').getAttribute('class')).toContain('ws-entered');
     expect(await cell('meeting').locator('[data-source]').getAttribute('title')).toBe(
       'Not entered: the forecast for this month',
     );

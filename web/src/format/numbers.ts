@@ -15,10 +15,10 @@ function formatterFor(decimals: number): Intl.NumberFormat {
 /** The interface language the numbers are shown in: Japanese or English. */
 export type NumberLanguage = 'ja' | 'en';
 
-/** The interface's language (i18next's), Japanese until it is known. */
+/** The interface's language (i18next's); English when it is not Japanese, as the interface falls back to English. */
 export function numberLanguage(): NumberLanguage {
   const language = i18next.resolvedLanguage ?? i18next.language;
-  return language?.startsWith('en') ? 'en' : 'ja';
+  return language?.startsWith('ja') ? 'ja' : 'en';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { GridColumn } from '@topline/engine';
 import type {
   CellClassParams,
+  CellEditingStoppedEvent,
   ColDef,
   ICellRendererParams,
   ValueFormatterParams,
@@ -180,9 +181,23 @@ export function MonthlyGrid({
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
 
   const gridApi = useRef<GridApi<Row> | null>(null);
+  // The cell editor open now, and whether the user typed in it (a click opens an editor on every cell it crosses).
+  const editSession = useRef<{ typed: boolean } | null>(null);
+  /** Reads a value typed into a cell: refused with a message at the cell, or entered into the column. */
+  const enterTyped = useRef((index: number, key: string, colId: string, text: string) => {
+    const { messages, t, actions } = cellState.current;
+    const rule = ruleOf(key);
+    const result = readTyped(text.trim(), rule);
+    if (!result.ok) {
+      messages.show(key, colId, refusalMessage(result, rule, t));
+      return;
+    }
+    messages.clear(key, colId);
+    actions.enter(index, key, result.value);
+  });
   // The cells read messages and entered values through a ref, so the column definitions stay while they change.
-  const cellState = useRef({ messages, enteredAt, t });
-  cellState.current = { messages, enteredAt, t };
+  const cellState = useRef({ messages, enteredAt, t, actions });
+  cellState.current = { messages, enteredAt, t, actions };
   // A message added or removed, a column saved or a view changed marks the cells again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
   useEffect(() => {
@@ -262,20 +277,11 @@ export function MonthlyGrid({
           valueSetter: (p) => {
             const metric = p.data?.metric;
             if (!metric) return false;
-            const typed = String(p.newValue ?? '').trim();
-            const old = p.oldValue as number | null;
-            // The text the editor opened with, unchanged: nothing was edited.
-            if (typed === (old === null ? '' : String(old)) || typed === formatMonthly(old, metric, view, variance))
-              return false;
-            const { messages, t } = cellState.current;
-            const rule = ruleOf(metric.key);
-            const result = readTyped(typed, rule);
-            if (!result.ok) {
-              messages.show(metric.key, column.column, refusalMessage(result, rule, t));
-              return false;
-            }
-            messages.clear(metric.key, column.column);
-            actions.enter(i, metric.key, result.value);
+            // An editor opened and left without typing edits nothing.
+            const session = editSession.current;
+            editSession.current = null;
+            if (session && !session.typed) return false;
+            enterTyped.current(i, metric.key, column.column, String(p.newValue ?? ''));
             return false;
           },
           cellClass: (p: CellClassParams<Row>) => {
@@ -307,6 +313,21 @@ export function MonthlyGrid({
       getRowClass: (p: { data?: Row }) =>
         p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
       getRowHeight: (p: { data?: Row }) => (p.data?.kind === 'control' ? 52 : undefined),
+      onCellEditingStarted: () => {
+        editSession.current = { typed: false };
+      },
+      // Typed text the grid found equal to the value shown (0 over a forecast of 0) does not reach the setter; it is
+      // still what the user entered, so it is entered (an actual of 0 stays 0 when the forecast moves).
+      onCellEditingStopped: (e: CellEditingStoppedEvent<Row>) => {
+        const session = editSession.current;
+        editSession.current = null;
+        const key = e.data?.metric?.key;
+        const colId = e.column.getColId();
+        const index = latest.current.findIndex((c) => c.column === colId);
+        if (!session?.typed || e.valueChanged || key === undefined || index < 0) return;
+        if (!editableKeys(view).has(key)) return;
+        enterTyped.current(index, key, colId, String(e.newValue ?? ''));
+      },
       // A number opens its explanation by click, Enter or Space (a cell being edited edits instead).
       ...explainOnCells<Row>((e) => monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId)),
     }),
@@ -314,7 +335,13 @@ export function MonthlyGrid({
   );
 
   return (
-    <WithCellMessages messages={messages.messages} onDismiss={messages.clear}>
+    <WithCellMessages
+      messages={messages.messages}
+      onDismiss={messages.clear}
+      onInput={() => {
+        if (editSession.current) editSession.current.typed = true;
+      }}
+    >
       <DataGrid<Row>
         rows={rows}
         columns={colDefs}

@@ -31,8 +31,9 @@ describe('monthly P&L model', () => {
 
   it('shows costs with the sign inverted, rate rows and progress as percentages', () => {
     const row = (key: string) => METRIC_ROWS.find((r) => r.key === key) ?? METRIC_ROWS[0];
-    expect(formatMonthly(1500000, row('sm') as never, 'actual', 'rate')).toBe('▲1,500,000');
-    expect(formatMonthly(-250000, row('operating_income') as never, 'actual', 'rate')).toBe('▲250,000');
+    // In English (the interface's fallback language) a negative shows a minus sign; Japanese shows ▲ (numbers.test.ts).
+    expect(formatMonthly(1500000, row('sm') as never, 'actual', 'rate')).toBe('-1,500,000');
+    expect(formatMonthly(-250000, row('operating_income') as never, 'actual', 'rate')).toBe('-250,000');
     expect(formatMonthly(0.3, row('cogs_rate') as never, 'estimate', 'rate')).toBe('30.0%');
     expect(formatMonthly(1.25, row('order') as never, 'progress', 'rate')).toBe('125.0%');
     expect(formatMonthly(5, row('order') as never, 'variance', 'value')).toBe('5');
