@@ -69,7 +69,13 @@ describe('the route table', () => {
       if (route.method !== 'GET') continue;
       const schema = requestSchema(name as RouteName, new Date());
       if (!('shape' in schema) || !('business_plan_id' in (schema.shape as object))) continue;
-      const query = { business_plan_id: '1', ...('case_id' in (schema.shape as object) ? { case_id: '2' } : {}) };
+      const shape = schema.shape as object;
+      const query = {
+        business_plan_id: '1',
+        ...('case_id' in shape ? { case_id: '2' } : {}),
+        // A figure's explanation names the figure.
+        ...('key' in shape ? { year: '1', period: 'q1', key: 'revenue' } : {}),
+      };
       expect(schema.safeParse(query).success, `${name} reads its query from text`).toBe(true);
     }
   });

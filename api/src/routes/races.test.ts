@@ -83,7 +83,10 @@ async function expectScreensAnswer(token: string, planId: number, tier: Tier): P
       const query = queries.find((q) => (requestSchema(name, new Date()) as ZodType).safeParse(q).success);
       expect(query, `a query that ${route.path} takes`).toBeDefined();
       const answer = await api.call('GET', route.path, { token, query });
-      const scope = route.needs.kind === 'scope' ? (route.needs.scope as Scope) : undefined;
+      // A scope may depend on the request (explain: the area of the figure asked).
+      const needs = route.needs as { kind: string; scope?: Scope | ((input: unknown) => Scope) };
+      const parsed = (requestSchema(name, new Date()) as ZodType).parse(query);
+      const scope = typeof needs.scope === 'function' ? needs.scope(parsed) : needs.scope;
       return { path: route.path, status: answer.status, code: answer.body?.code, scope };
     }),
   );
