@@ -5,11 +5,12 @@
  * that names the plan for the import.
  */
 import { compilePlan, type Grid } from '../compile/index';
-import { a1 } from '../layout';
-import type { ActualKey, PlanFile } from '../schema';
+import { a1, columnLetter, monthColumn } from '../layout';
+import { type ActualKey, PLAN_MONTHS, type PlanFile } from '../schema';
 import type { PlanWorkbook, Value } from '../workbook';
 import {
   actualInputColumn,
+  actualInputKeys,
   actualInputRows,
   actualInputsGrid,
   actualInputsSheetName,
@@ -40,9 +41,14 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
+  const conditional = conditionalMonths(wb);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
+      const r = grid[row];
+      if (r) r[column] = formula;
+    }
+    for (const { row, column, formula } of conditional.get(name) ?? []) {
       const r = grid[row];
       if (r) r[column] = formula;
     }
@@ -102,6 +108,81 @@ function inputFormat(key: ActualKey): FormatKind {
     default:
       return 'money';
   }
+}
+
+type CellFormula = { row: number; column: number; formula: string };
+
+/**
+ * The EST months of each Actual sheet as a choice between the month as ACT and the month as it stands: a month whose
+ * column of the actual-inputs sheet holds any number is ACT (MODEL.md section 5), so typing a value into a forecast
+ * month turns it ACT in the actual view. The ACT side comes from the plan compiled with every month ACT and no values,
+ * its entered inputs reading the actual-inputs sheet like `linkedActualCells`. A case without an Actual sheet (no
+ * ACT month at export) has none to carry this, and the sheets restricted to ACT months (ActualToDate, Variance,
+ * Dashboard) keep the months that were ACT at export.
+ */
+function conditionalMonths(wb: PlanWorkbook): Map<string, CellFormula[]> {
+  const plan = wb.plan;
+  const layout = wb.layout;
+  const out = new Map<string, CellFormula[]>();
+  if (!layout.cases.some((c) => c.sheets.actual)) return out;
+  const allAct: PlanFile = {
+    ...plan,
+    cases: plan.cases.map((c) => ({
+      ...c,
+      revisions: {},
+      actuals: Object.fromEntries(Array.from({ length: 72 }, (_, i) => [String(i + 1), { status: 'ACT' as const }])),
+    })),
+  };
+  const act = compilePlan(allAct, { asOf: calendarMonth(plan, layout.asOfMonth) });
+  const linkedAct = new Map<string, string>();
+  for (const [path, cells] of act.inputCells) {
+    const ref = inputReference(plan, path);
+    if (!ref) continue;
+    for (const cell of cells) {
+      const content = act.sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
+      linkedAct.set(`${cell.sheet}!${cell.row}!${cell.column}`, `IF(${ref}="",${expression(content)},${ref})`);
+    }
+  }
+  const lastRow = actualInputKeys(plan.template).length + 1;
+  for (const c of layout.cases) {
+    const sheet = c.sheets.actual;
+    const grid = sheet ? wb.grid(sheet) : undefined;
+    const actGrid = sheet ? act.sheets[sheet] : undefined;
+    if (!sheet || !grid || !actGrid) continue;
+    const inputs = quoteSheet(actualInputsSheetName(c.index));
+    const list: CellFormula[] = [];
+    for (let t = 1; t <= PLAN_MONTHS; t++) {
+      if (c.act.includes(t)) continue;
+      const column = monthColumn(t);
+      const letter = columnLetter(actualInputColumn(t));
+      const entered = `COUNT(${inputs}!${letter}2:${letter}${lastRow})>0`;
+      for (const row of Object.values(c.rowOf)) {
+        const now = grid[row]?.[column] ?? null;
+        const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
+        const asIs = expression(now);
+        if (ifAct === asIs) continue;
+        list.push({ row, column, formula: `=IF(${entered},${ifAct},${asIs})` });
+      }
+    }
+    out.set(sheet, list);
+  }
+  return out;
+}
+
+/** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */
+function expression(content: string | number | null): string {
+  if (typeof content === 'number') return String(content);
+  if (typeof content === 'string' && content.startsWith('=')) return content.slice(1);
+  return '""';
+}
+
+/** The actual-inputs cell of an input path (`0/actuals/5/order`), or undefined for another kind of input. */
+function inputReference(plan: PlanFile, path: string): string | undefined {
+  const [caseText, group, tText, key] = path.split('/');
+  if (group !== 'actuals' || key === undefined) return undefined;
+  const row = actualInputRows(plan.template)[key];
+  if (row === undefined) return undefined;
+  return `${quoteSheet(actualInputsSheetName(Number(caseText)))}!${a1(row, actualInputColumn(Number(tText)))}`;
 }
 
 /**
