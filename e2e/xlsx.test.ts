@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planForm } from '../api/src/testing/harness';
+import { a1, monthColumn } from '../engine/src/layout';
+import { newPage, type Stack, startStack } from './browser';
+import { engineOf, signIn } from './screensHelpers';
+
+let stack: Stack;
+let owner: { token: string };
+let planId: number;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.api.user('xlsx-e2e@example.com', 'team');
+  const created = await stack.api.call('POST', '/business-plan/create', {
+    token: owner.token,
+    form: planForm({ business_plan_name: 'Workbook plan', start_year: '2026', start_month: '4' }),
+  });
+  planId = created.body.data.business_plan_id;
+  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, owner.token);
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  await stack?.close();
+});
+
+describe('the spreadsheet downloads in headless Chromium', () => {
+  it('downloads the XLSX workbook from the P&L: live formulas, the actual-inputs sheet and the plan named', async () => {
+    await page.goto(`/business-plans/${planId}/pl`);
+    await page.locator('section[data-screen="pl"]').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-test="xlsx-download"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^Workbook_plan_Base_case_workbook_\d{8}\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync((await download.path()) ?? '') as unknown as ArrayBuffer);
+    const wb = await engineOf(stack, owner.token, planId);
+    const c = wb.caseLayout(0);
+    const mrr = book.getWorksheet(c.sheets.estimate)?.getCell(a1(c.rowOf.mrr ?? 0, monthColumn(12)));
+    expect(mrr?.formula).toBeTruthy();
+    // Target ARR 100,000,000 reached at month 12: MRR 8,333,333.33, as the engine computes it.
+    expect(Number(mrr?.result)).toBeCloseTo(100_000_000 / 12, 2);
+    expect(Number(mrr?.result)).toBeCloseTo(Number(wb.value(c.sheets.estimate, c.rowOf.mrr ?? 0, monthColumn(12))), 6);
+    expect(book.getWorksheet('C1 Actuals')?.getCell('C1').value).toBe('2026/04');
+    expect(book.getWorksheet('Topline')?.getCell('B1').value).toBe(String(planId));
+    wb.destroy();
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('downloads the workbook and the CSV of the view on screen from the monthly P&L', async () => {
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await page.locator('section[data-screen="monthly_pl"]').waitFor();
+    const [workbook] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-test="xlsx-download"]').click(),
+    ]);
+    expect(workbook.suggestedFilename()).toMatch(/\.xlsx$/);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="monthly-csv"]').click()]);
+    expect(csv.suggestedFilename()).toMatch(/^Workbook_plan_Base_case_monthly-estimate-Y1_\d{8}\.csv$/);
+    const text = readFileSync((await csv.path()) ?? '', 'utf8');
+    const mrr = text.split('\r\n').find((line) => line.startsWith('mrr,'));
+    // April 2026: (100,000,000 / 12) x 1 / 12 = 694,444.
+    expect(mrr?.split(',')[2]).toBe('694444');
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
