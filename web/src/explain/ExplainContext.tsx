@@ -4,6 +4,7 @@
  * `useExplain()` (or `openExplain`), and the host shows the panel.
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
 import { ExplainPanel } from './ExplainPanel';
 
 /** One figure: a key of the monthly record or the annual P&L (or `assumption.<key>`) in a period of a plan year. */
@@ -43,11 +44,15 @@ export function useExplain(): (target: ExplainTarget) => void {
   return useCallback(openExplain, []);
 }
 
-/** The panel of the open explanation, for the plan's shell; it closes when the plan changes or the shell goes. */
+/**
+ * The panel of the open explanation, for the plan's shell; it closes when the screen or the plan changes, or the shell
+ * goes.
+ */
 export function ExplainHost({ planId }: { planId: number }) {
   const current = useSyncExternalStore(subscribe, () => trail);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of plan closes the panel
-  useEffect(() => closeExplain, [planId]);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of screen or plan closes the panel
+  useEffect(() => closeExplain, [planId, pathname]);
   const target = current.at(-1);
   if (!target) return null;
   return (
