@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planForm } from '../api/src/testing/harness';
 import { a1, monthColumn } from '../engine/src/layout';
 import { newPage, type Stack, startStack } from './browser';
-import { engineOf, signIn } from './screensHelpers';
+import { cellText, engineOf, signIn, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -70,6 +70,39 @@ describe('the spreadsheet downloads in headless Chromium', () => {
     const mrr = text.split('\r\n').find((line) => line.startsWith('mrr,'));
     // April 2026: (100,000,000 / 12) x 1 / 12 = 694,444.
     expect(mrr?.split(',')[2]).toBe('694444');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('imports actuals typed into the downloaded workbook: the month turns ACT with the value', async () => {
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await page.locator('section[data-screen="monthly_pl"]').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-test="xlsx-download"]').click(),
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync((await download.path()) ?? '') as unknown as ArrayBuffer);
+    const inputs = book.getWorksheet('C1 Actuals');
+    if (!inputs) throw new Error('no actual-inputs sheet');
+    // April 2026 (column C): 4 new customers (row 5), ARPA 50,000 (row 7).
+    inputs.getCell('C5').value = 4;
+    inputs.getCell('C7').value = 50_000;
+    const saved = page.waitForResponse((r) => r.url().includes('/business-plan/xlsx/import') && r.status() === 200);
+    await page.locator('[data-test="xlsx-import-file"]').setInputFiles({
+      name: 'typed.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await book.xlsx.writeBuffer()),
+    });
+    const answer = await (await saved).json();
+    expect(answer.data.changes).toEqual([
+      expect.objectContaining({ month: '2026/04', key: 'order', old: null, new: 4 }),
+      expect.objectContaining({ month: '2026/04', key: 'arpa', old: null, new: 50000 }),
+    ]);
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="control-M1"] .ws-status.act').waitFor();
+    // 4 customers x 50,000 = MRR 200,000 in April's actual.
+    await waitForCell(page, 'monthly-grid', 'mrr', 'M1', '200,000');
+    expect(await cellText(page, 'monthly-grid', 'order', 'M1')).toBe('4');
     expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { resyncEngine, useEngine } from '../plan/engineSession';
 import { useShell } from '../shell/ShellContext';
 import { SpreadsheetButton } from '../spreadsheet/SpreadsheetModal';
 import { CaseSelect } from './common/CaseSelect';
-import { MonthlyCsvButton, XlsxDownloadButton } from './common/SpreadsheetDownloads';
+import { MonthlyCsvButton, XlsxDownloadButton, XlsxImportButton } from './common/SpreadsheetDownloads';
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
 import { type Display, MonthlyGrid, type MonthlyGridHandle } from './monthly/MonthlyGrid';
@@ -157,6 +157,15 @@ export default function MonthlyPlScreen() {
         />
         <MonthlyCsvButton planId={planId} caseId={caseId} year={year} view={view} />
         <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} />
+        {editActuals && (
+          <XlsxImportButton
+            planId={planId}
+            onImported={() => {
+              monthly.reload();
+              void resyncEngine(String(planId), true);
+            }}
+          />
+        )}
         <SpreadsheetButton
           planId={planId}
           isOwner={plan.is_owner}

@@ -1,10 +1,12 @@
 /**
- * Downloads of the plan as a spreadsheet: the XLSX workbook of every case with live formulas (the P&L and the
- * monthly P&L), and the monthly P&L's CSV of the view on screen. Files come in the interface language.
+ * The plan as a spreadsheet: the XLSX workbook of every case with live formulas (the P&L and the monthly P&L), the
+ * import of the actuals typed into its actual-inputs sheets, and the monthly P&L's CSV of the view on screen. Files
+ * come in the interface language.
  */
 import type { MonthlyCsvView } from '@topline/contract';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getToken } from '../../api/client';
+import { api, getToken } from '../../api/client';
 import { currentLanguage } from '../../i18n';
 import { useNotice } from '../../notices';
 import type { ScreenView } from '../monthly/model';
@@ -96,5 +98,57 @@ export function MonthlyCsvButton(props: { planId: number; caseId: number; year: 
     >
       {t('ws.common.csv')}
     </button>
+  );
+}
+
+/**
+ * Imports an exported XLSX file's actual-inputs sheets (needs can_edit on actuals). All or nothing: a refusal lists
+ * every wrong cell in the client's error notice.
+ */
+export function XlsxImportButton({ planId, onImported }: { planId: number; onImported: () => void }) {
+  const { t } = useTranslation();
+  const notice = useNotice();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const upload = async (file: File) => {
+    const form = new FormData();
+    form.set('business_plan_id', String(planId));
+    form.set('file', file);
+    setBusy(true);
+    try {
+      const answer = await api.post('/business-plan/xlsx/import', form);
+      const count = answer.body.data.changes.length;
+      notice({ kind: 'success', title: t('ws.common.xlsxImported'), message: t('ws.common.xlsxChanges', { count }) });
+      if (count > 0) onImported();
+    } catch {
+      // The client has shown the refusal (every wrong cell).
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small button-ghost"
+        data-test="xlsx-import"
+        disabled={busy}
+        onClick={() => input.current?.click()}
+      >
+        {t('ws.common.xlsxImport')}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        data-test="xlsx-import-file"
+        accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) void upload(file);
+        }}
+      />
+    </>
   );
 }
