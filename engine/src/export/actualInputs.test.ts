@@ -216,79 +216,115 @@ const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].fin
  * and into a forecast month, which then turns ACT in the actual view. The Actual sheet Calc computes is compared with
  * the engine's after the same actuals are saved.
  */
+/** Types values into the exported actual-inputs sheet of case 1, lets Calc recompute, and reads its Actual sheet. */
+async function typedInCalc(wb: PlanWorkbook, typed: { key: string; t: number; value: number }[]): Promise<string[][]> {
+  const sheet = 'C1_Actual';
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load((await exportXlsx(wb, { cachedValues: false })) as unknown as ArrayBuffer);
+  const inputs = book.getWorksheet('C1 Actuals');
+  if (!inputs) throw new Error('no actual-inputs sheet');
+  const rows = actualInputRows(wb.plan.template);
+  for (const { key, t, value } of typed) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(t) + 1).value = value;
+  const dir = await mkdtemp(join(tmpdir(), 'topline-actual-inputs-'));
+  try {
+    const path = join(dir, 'typed.xlsx');
+    await writeFile(path, new Uint8Array(await book.xlsx.writeBuffer()));
+    await mkdir(join(dir, 'profile', 'user'), { recursive: true });
+    await writeFile(
+      join(dir, 'profile', 'user', 'registrymodifications.xcu'),
+      `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+`,
+    );
+    await promisify(execFile)(
+      SOFFICE ?? 'soffice',
+      [
+        `-env:UserInstallation=file://${join(dir, 'profile')}`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1',
+        '--outdir',
+        dir,
+        path,
+      ],
+      { timeout: 120_000 },
+    );
+    return (await readFile(join(dir, `typed-${sheet}.csv`), 'utf8'))
+      .split('\n')
+      .map((line) => line.replace(/\r$/, '').split(','));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Cells of the engine's Actual sheet of case 1 that Calc computed otherwise, over every period column. */
+function differences(engine: PlanWorkbook, calc: string[][]): string[] {
+  const c = engine.caseLayout(0);
+  const sheet = c.sheets.actual ?? '';
+  const problems: string[] = [];
+  const keys = ['order', 'cumulative', 'mrr', 'arr', 'revenue', 'sm', 'operating_income', 'ending_cash_balance'];
+  for (const key of keys) {
+    const row = c.rowOf[key] ?? 0;
+    for (let column = 1; column <= 17 * 6; column++) {
+      const want = engine.value(sheet, row, column);
+      const got = calc[row]?.[column] ?? '';
+      if (typeof want !== 'number') continue;
+      if (Math.abs(Number(got) - want) > 1e-6 * Math.max(1, Math.abs(want))) {
+        problems.push(`${key} ${a1(row, column)}: Calc ${got}, engine ${want}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * A number typed into the actual-inputs sheet recomputes the workbook in LibreOffice Calc: over an ACT month's value,
+ * and into a forecast month, which then turns ACT in the actual view, also in a case that had no ACT month. The
+ * Actual sheet Calc computes is compared with the engine's after the same actuals are saved.
+ */
 describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Calc (skipped without soffice)', () => {
   it('recomputes the Actual sheet as the engine does after saving the same actuals', async () => {
     const plan = await fixture('actuals-revisions.json');
     const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
     const c = wb.caseLayout(0);
-    const sheet = c.sheets.actual ?? '';
-    const act = c.act;
-    const estMonth = [10, 11, 12].find((t) => !act.includes(t) && !c.revised.includes(t)) ?? 10;
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load((await exportXlsx(wb, { cachedValues: false })) as unknown as ArrayBuffer);
-    const inputs = book.getWorksheet('C1 Actuals');
-    if (!inputs) throw new Error('no actual-inputs sheet');
-    const rows = actualInputRows('saas');
-    const cell = (key: string, t: number) => inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(t) + 1);
-    cell('order', 2).value = 4; // an ACT month's value changed
-    cell('order', estMonth).value = 7; // a forecast month typed: it turns ACT
-    cell('sm', estMonth).value = 450_000;
-    const dir = await mkdtemp(join(tmpdir(), 'topline-actual-inputs-'));
-    try {
-      const path = join(dir, 'typed.xlsx');
-      await writeFile(path, new Uint8Array(await book.xlsx.writeBuffer()));
-      await mkdir(join(dir, 'profile', 'user'), { recursive: true });
-      await writeFile(
-        join(dir, 'profile', 'user', 'registrymodifications.xcu'),
-        `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`,
-      );
-      await promisify(execFile)(
-        SOFFICE ?? 'soffice',
-        [
-          `-env:UserInstallation=file://${join(dir, 'profile')}`,
-          '--headless',
-          '--norestore',
-          '--convert-to',
-          'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1',
-          '--outdir',
-          dir,
-          path,
-        ],
-        { timeout: 120_000 },
-      );
-      const calc = (await readFile(join(dir, `typed-${sheet}.csv`), 'utf8'))
-        .split('\n')
-        .map((line) => line.replace(/\r$/, '').split(','));
-      const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
-      edited.apply([
-        { type: 'actual', caseIndex: 0, month: 2, values: { order: 4 } },
-        { type: 'actual', caseIndex: 0, month: estMonth, values: { order: 7, sm: 450_000 } },
-      ]);
-      const problems: string[] = [];
-      const keys = ['order', 'cumulative', 'mrr', 'arr', 'revenue', 'sm', 'operating_income', 'ending_cash_balance'];
-      for (const key of keys) {
-        const row = c.rowOf[key] ?? 0;
-        for (let column = 1; column <= 17 * 6; column++) {
-          const want = edited.value(sheet, row, column);
-          const got = calc[row]?.[column] ?? '';
-          if (typeof want !== 'number') continue;
-          if (Math.abs(Number(got) - want) > 1e-6 * Math.max(1, Math.abs(want))) {
-            problems.push(`${key} ${a1(row, column)}: Calc ${got}, engine ${want}`);
-          }
-        }
-      }
-      expect(problems.slice(0, 10)).toEqual([]);
-      // The typed month is ACT: 7 new customers, not the plan's.
-      expect(Number(calc[c.rowOf.order ?? 0]?.[monthColumn(estMonth)])).toBe(7);
-      expect(wb.value(sheet, c.rowOf.order ?? 0, monthColumn(estMonth))).not.toBe(7);
-      edited.destroy();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-      wb.destroy();
-    }
+    const estMonth = [10, 11, 12].find((t) => !c.act.includes(t) && !c.revised.includes(t)) ?? 10;
+    const calc = await typedInCalc(wb, [
+      { key: 'order', t: 2, value: 4 }, // an ACT month's value changed
+      { key: 'order', t: estMonth, value: 7 }, // a forecast month typed: it turns ACT
+      { key: 'sm', t: estMonth, value: 450_000 },
+    ]);
+    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+    edited.apply([
+      { type: 'actual', caseIndex: 0, month: 2, values: { order: 4 } },
+      { type: 'actual', caseIndex: 0, month: estMonth, values: { order: 7, sm: 450_000 } },
+    ]);
+    expect(differences(edited, calc).slice(0, 10)).toEqual([]);
+    // The typed month is ACT: 7 new customers, not the plan's.
+    expect(Number(calc[c.rowOf.order ?? 0]?.[monthColumn(estMonth)])).toBe(7);
+    expect(wb.value(c.sheets.actual ?? '', c.rowOf.order ?? 0, monthColumn(estMonth))).not.toBe(7);
+    edited.destroy();
+    wb.destroy();
+  }, 180_000);
+
+  it('gives a case without actuals an Actual sheet that a typed month turns ACT in', async () => {
+    const plan = await fixture('saas-jpy-t2d3.json');
+    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+    expect(wb.caseLayout(0).sheets.actual).toBeUndefined();
+    const calc = await typedInCalc(wb, [
+      { key: 'order', t: 3, value: 5 },
+      { key: 'arpa', t: 3, value: 60_000 },
+    ]);
+    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+    edited.apply({ type: 'actual', caseIndex: 0, month: 3, values: { order: 5, arpa: 60_000 } });
+    expect(differences(edited, calc).slice(0, 10)).toEqual([]);
+    const c = edited.caseLayout(0);
+    // March: 5 new customers at 60,000 each.
+    expect(Number(calc[c.rowOf.order ?? 0]?.[monthColumn(3)])).toBe(5);
+    expect(Number(calc[c.rowOf.arpa ?? 0]?.[monthColumn(3)])).toBe(60_000);
+    edited.destroy();
+    wb.destroy();
   }, 180_000);
 });

@@ -25,8 +25,11 @@ export interface ExportSheet {
   name: string;
   /** Cell contents: numbers, text, formulas starting with '='. */
   grid: Grid;
-  /** The engine's value of each cell (a constant's own value). */
-  values: Value[][];
+  /**
+   * The engine's value of each cell (a constant's own value); absent for a sheet the engine's workbook does not hold
+   * (the Actual sheet of a case without ACT months), whose formulas the spreadsheet computes on opening.
+   */
+  values?: Value[][];
   formatOf: CellFormatOf;
   textOf: UserTextOf;
   frozenColumns: number;
@@ -41,7 +44,7 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
-  const conditional = conditionalMonths(wb);
+  const { cells: conditional, added } = conditionalMonths(wb);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
@@ -61,6 +64,23 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
       frozenColumns: 1,
     };
   });
+  // The Actual sheet of a case without ACT months, right after its Estimate sheet; Excel, Calc and Sheets compute it.
+  for (const { name, estimate, grid, caseIndex } of added) {
+    const at = sheets.findIndex((x) => x.name === estimate);
+    sheets.splice(at + 1, 0, {
+      name,
+      grid,
+      formatOf: sheetFormats(
+        {
+          ...wb.layout,
+          cases: [{ ...wb.caseLayout(caseIndex), sheets: { ...wb.caseLayout(caseIndex).sheets, actual: name } }],
+        },
+        name,
+      ),
+      textOf: () => undefined,
+      frozenColumns: 1,
+    });
+  }
   wb.plan.cases.forEach((_, caseIndex) => {
     const grid = actualInputsGrid(wb.plan, caseIndex);
     sheets.push({
@@ -120,20 +140,32 @@ type CellFormula = { row: number; column: number; formula: string };
  * ACT month at export) has none to carry this, and the sheets restricted to ACT months (ActualToDate, Variance,
  * Dashboard) keep the months that were ACT at export.
  */
-function conditionalMonths(wb: PlanWorkbook): Map<string, CellFormula[]> {
+function conditionalMonths(wb: PlanWorkbook): {
+  cells: Map<string, CellFormula[]>;
+  added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
+} {
   const plan = wb.plan;
   const layout = wb.layout;
   const out = new Map<string, CellFormula[]>();
-  if (!layout.cases.some((c) => c.sheets.actual)) return out;
-  const allAct: PlanFile = {
-    ...plan,
-    cases: plan.cases.map((c) => ({
-      ...c,
-      revisions: {},
-      actuals: Object.fromEntries(Array.from({ length: 72 }, (_, i) => [String(i + 1), { status: 'ACT' as const }])),
-    })),
-  };
-  const act = compilePlan(allAct, { asOf: calendarMonth(plan, layout.asOfMonth) });
+  const added: { name: string; estimate: string; grid: Grid; caseIndex: number }[] = [];
+  /** The plan with only `months` ACT in every case, without values or revisions. */
+  const variant = (months: number[]) =>
+    compilePlan(
+      {
+        ...plan,
+        cases: plan.cases.map((c) => ({
+          ...c,
+          revisions: {},
+          actuals: Object.fromEntries(months.map((t) => [String(t), { status: 'ACT' as const }])),
+        })),
+      },
+      { asOf: calendarMonth(plan, layout.asOfMonth) },
+    );
+  const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
+  // A case without ACT months: its forecast months as the Actual sheet computes them (month 72's from another).
+  const bare = layout.cases.some((c) => !c.sheets.actual);
+  const lastAct = bare ? variant([PLAN_MONTHS]) : undefined;
+  const firstAct = bare ? variant([1]) : undefined;
   const linkedAct = new Map<string, string>();
   for (const [path, cells] of act.inputCells) {
     const ref = inputReference(plan, path);
@@ -145,8 +177,22 @@ function conditionalMonths(wb: PlanWorkbook): Map<string, CellFormula[]> {
   }
   const lastRow = actualInputKeys(plan.template).length + 1;
   for (const c of layout.cases) {
-    const sheet = c.sheets.actual;
-    const grid = sheet ? wb.grid(sheet) : undefined;
+    const own = c.sheets.actual;
+    const sheet = own ?? act.cases[c.index]?.sheets.actual;
+    let grid = own ? wb.grid(own) : undefined;
+    if (!own && sheet && lastAct && firstAct) {
+      // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
+      const last = lastAct.sheets[sheet];
+      const first = firstAct.sheets[sheet];
+      if (last && first) {
+        grid = last.map((row) => row.slice());
+        const column = monthColumn(PLAN_MONTHS);
+        grid.forEach((row, r) => {
+          row[column] = first[r]?.[column] ?? null;
+        });
+        added.push({ name: sheet, estimate: c.sheets.estimate, grid, caseIndex: c.index });
+      }
+    }
     const actGrid = sheet ? act.sheets[sheet] : undefined;
     if (!sheet || !grid || !actGrid) continue;
     const inputs = quoteSheet(actualInputsSheetName(c.index));
@@ -164,9 +210,16 @@ function conditionalMonths(wb: PlanWorkbook): Map<string, CellFormula[]> {
         list.push({ row, column, formula: `=IF(${entered},${ifAct},${asIs})` });
       }
     }
-    out.set(sheet, list);
+    if (own) out.set(sheet, list);
+    else {
+      const target = added.find((a) => a.name === sheet)?.grid;
+      for (const { row, column, formula } of list) {
+        const r = target?.[row];
+        if (r) r[column] = formula;
+      }
+    }
   }
-  return out;
+  return { cells: out, added };
 }
 
 /** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */

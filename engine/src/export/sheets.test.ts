@@ -24,7 +24,17 @@ describe('sheetsGrid', () => {
   it('has one sheet per workbook sheet, cell for cell, with a frozen header row and label column', () => {
     expect(grid.title).toBe('Demo SaaS');
     // The workbook's sheets, then the case's actual-inputs sheet (frozen at its key column).
-    expect(grid.sheets.map((s) => s.title)).toEqual([...wb.sheetNames(), 'C1 Actuals']);
+    const names = wb.sheetNames();
+    const estimateAt = names.indexOf('C1_Estimate');
+    expect(grid.sheets.map((s) => s.title)).toEqual([
+      ...names.slice(0, estimateAt + 1),
+      // The case has no ACT month: its Actual sheet is the export's own, computed by Sheets (no engine values).
+      'C1_Actual',
+      ...names.slice(estimateAt + 1),
+      'C1 Actuals',
+    ]);
+    const actual = grid.sheets.find((s) => s.title === 'C1_Actual');
+    expect(actual?.rows[1]?.[1]?.formula).toMatch(/^=/);
     expect(grid.sheets.at(-1)?.frozenColumnCount).toBe(2);
     for (const s of workbookSheets(grid)) {
       const cells = wb.grid(s.title);

@@ -80,7 +80,7 @@ export function sheetsGrid(wb: PlanWorkbook, options: ExportSheetsOptions = {}):
             text !== undefined
               ? { value: text }
               : typeof content === 'string' && content.startsWith('=')
-                ? { formula: content, value: values[r]?.[c] ?? null }
+                ? { formula: content, value: values?.[r]?.[c] ?? null }
                 : { value: content };
           if (numberFormat) cell.numberFormat = numberFormat;
           return cell;
@@ -91,7 +91,7 @@ export function sheetsGrid(wb: PlanWorkbook, options: ExportSheetsOptions = {}):
         rows,
         frozenRowCount: 1,
         frozenColumnCount: frozenColumns,
-        columnWidths: columnWidths(grid, values, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
+        columnWidths: columnWidths(grid, values ?? grid, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
         ...(hidden ? { hidden } : {}),
       };
     },

@@ -38,7 +38,16 @@ describe('exportXlsx', () => {
   });
 
   it('writes every sheet with its formulas (without the leading "=") and the engine value as cached result', () => {
-    expect(book.worksheets.map((s) => s.name)).toEqual([...wb.sheetNames(), 'C1 Actuals']);
+    // The workbook's sheets, the Actual sheet of the case (it has no ACT month yet) after its Estimate sheet, and the
+    // case's actual-inputs sheet.
+    const names = wb.sheetNames();
+    const estimateAt = names.indexOf('C1_Estimate');
+    expect(book.worksheets.map((s) => s.name)).toEqual([
+      ...names.slice(0, estimateAt + 1),
+      'C1_Actual',
+      ...names.slice(estimateAt + 1),
+      'C1 Actuals',
+    ]);
     const estimate = wb.caseLayout(0).sheets.estimate;
     const row = wb.caseLayout(0).rowOf.arr ?? 0;
     const cell = book.getWorksheet(estimate)?.getCell(a1(row, monthColumn(12)));

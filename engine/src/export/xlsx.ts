@@ -42,7 +42,7 @@ export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): P
       views: [{ state: 'frozen', xSplit: frozenColumns, ySplit: 1 }],
       ...(hidden ? { state: 'hidden' as const } : {}),
     });
-    columnWidths(grid, values, textOf).forEach((width, c) => {
+    columnWidths(grid, values ?? grid, textOf).forEach((width, c) => {
       sheet.getColumn(c + 1).width = width;
     });
     grid.forEach((row, r) => {
@@ -54,7 +54,7 @@ export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): P
         if (text !== undefined) cell.value = text;
         else if (typeof content === 'string' && content.startsWith('=')) {
           const formula = content.slice(1);
-          cell.value = cached ? { formula, result: cachedResult(values[r]?.[c] ?? null) } : { formula };
+          cell.value = cached && values ? { formula, result: cachedResult(values[r]?.[c] ?? null) } : { formula };
         } else {
           cell.value = content;
         }
