@@ -16,7 +16,6 @@ import { explainCalls } from './routes/explain';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
 import { todoRoutes } from './routes/todos';
-import { xlsxRoutes } from './routes/xlsx';
 import { spreadsheetRoutes } from './routes/spreadsheet';
 import { xlsxRoutes } from './routes/xlsx';
 import { AccessCache } from './services/accessCache';
@@ -130,7 +129,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   screenRoutes(api, services);
   todoRoutes(api, services);
   explainCalls(api, services);
-  xlsxRoutes(api, services);
   xlsxRoutes(api, services);
   spreadsheetRoutes(api, services);
   app.use(api.routes());

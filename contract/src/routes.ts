@@ -34,7 +34,6 @@ import {
   webhookRequest,
 } from './billing';
 import { explainRoutes } from './explain';
-import { spreadsheetFileRoutes } from './spreadsheets';
 import { spreadsheetRoutes } from './googleSheets';
 import { spreadsheetFileRoutes } from './spreadsheets';
 import {
@@ -354,8 +353,6 @@ export const routes = {
   plCsv: csv('/pl/csv', 'pl'),
   revenueCsv: csv('/revenue/csv', 'sales_detail'),
   kpiCsv: csv('/kpi/csv', 'kpi'),
-  // The XLSX download and import, the monthly P&L's CSV.
-  ...spreadsheetFileRoutes,
   // The XLSX download and import, the monthly P&L's CSV.
   ...spreadsheetFileRoutes,
   ...explainRoutes,
