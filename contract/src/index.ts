@@ -19,7 +19,6 @@ export * from './routes';
 export * from './screenAnswers';
 export * from './screens';
 export * from './spreadsheets';
-export * from './spreadsheets';
 export * from './time';
 export * from './todos';
 export * from './wire';
