@@ -7,7 +7,6 @@ import * as itemVersions from './005_item_versions';
 import * as schemaNotifications from './006_schema_notifications';
 import * as billing from './007_billing';
 import * as planTodos from './008_plan_todos';
-import * as planTodos from './008_plan_todos';
 import * as spreadsheetLinks from './009_spreadsheet_links';
 
 /** Every migration in order; the API runs them at start through knex's migration source interface. */
@@ -19,7 +18,6 @@ export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '005_item_versions', migration: itemVersions },
   { name: '006_schema_notifications', migration: schemaNotifications },
   { name: '007_billing', migration: billing },
-  { name: '008_plan_todos', migration: planTodos },
   { name: '008_plan_todos', migration: planTodos },
   { name: '009_spreadsheet_links', migration: spreadsheetLinks },
 ];

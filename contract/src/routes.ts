@@ -35,7 +35,6 @@ import {
 } from './billing';
 import { explainRoutes } from './explain';
 import { spreadsheetRoutes } from './googleSheets';
-import { spreadsheetFileRoutes } from './spreadsheets';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -78,6 +77,7 @@ import {
   homeEditRequest,
   reverseRequest,
 } from './screens';
+import { spreadsheetFileRoutes } from './spreadsheets';
 import { todoRoutes } from './todos';
 
 /**

@@ -208,16 +208,16 @@ describe('the spreadsheet', () => {
     let compared = 0;
     for (const engineSheet of grid.sheets) {
       const shown = google.values(sheetId, engineSheet.title);
-      engineSheet.rows.forEach((row, r) =>
-        row.forEach((cell, c) => {
-          if (cell.formula === undefined) return;
+      for (const [r, row] of engineSheet.rows.entries()) {
+        for (const [c, cell] of row.entries()) {
+          if (cell.formula === undefined) continue;
           const value = shown.get(`${r},${c}`);
           const where = `${engineSheet.title}!${r},${c} ${cell.formula}`;
           if (typeof cell.value === 'number') expect(value as number, where).toBeCloseTo(cell.value, 6);
           else expect(value === '' ? null : value, where).toEqual(cell.value === '' ? null : cell.value);
           compared += 1;
-        }),
-      );
+        }
+      }
     }
     expect(compared).toBe(formulas.length);
     // The recalculation held this process (and the API in it) for seconds: let the server close the connections that
