@@ -14,10 +14,26 @@ export type PaidTier = (typeof PAID_TIERS)[number];
 export const BILLING_INTERVALS = ['month', 'year'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
-/** POST /billing/create: the plan and interval to subscribe to, or to change the current subscription to. */
+/**
+ * The currencies a subscription is charged in (product-and-account.md section 9): yen in the Japanese interface,
+ * dollars in the English one. Each configured Stripe price has one of them as its own currency and the other in its
+ * `currency_options`, at the spec's amounts.
+ */
+export const BILLING_CURRENCIES = ['jpy', 'usd'] as const;
+export type BillingCurrency = (typeof BILLING_CURRENCIES)[number];
+
+/** The message of the 503 of every billing call while STRIPE_SECRET_KEY is not set. */
+export const BILLING_NOT_CONFIGURED = 'billing is not configured';
+
+/**
+ * POST /billing/create: the plan and interval to subscribe to, or to change the current subscription to; and the
+ * currency the Plan tab showed, which Stripe's Checkout charges (without it, the price's own currency). A running
+ * subscription keeps its currency when it changes plan or interval: Stripe cannot change a subscription's currency.
+ */
 export const billingCreateRequest = body({
   plan: z.enum(PAID_TIERS, 'plan must be basic or team'),
   interval: z.enum(BILLING_INTERVALS, 'interval must be month or year'),
+  currency: z.enum(BILLING_CURRENCIES, 'currency must be jpy or usd').optional(),
 });
 export type BillingCreate = z.infer<typeof billingCreateRequest>;
 

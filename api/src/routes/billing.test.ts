@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowSignup } from '../services/users';
 import { checkAnswer, planForm, startTestApi, type TestApi } from '../testing/harness';
@@ -8,12 +9,40 @@ import { type StripeEvent, type StripeStandIn, startStripeStandIn } from '../tes
  * cancelling and restoring, replacing the card, and Stripe's events (signed, replayed, out of order, for a price this
  * API does not know, for a failed payment); the trial of a new account; what a lower tier keeps and tells.
  */
+/**
+ * The spec's prices (section 9), in yen with dollars in `currency_options` (in cents): Basic 9,980 yen or $98 a
+ * month; yearly 8,483 x 12 = 101,796 yen or $84 x 12 = $1,008; Team 14,980 yen or $149; yearly 12,733 x 12 =
+ * 152,796 yen or $127 x 12 = $1,524.
+ */
 const PRICES = [
-  { id: 'price_basic_month', unit_amount: 9980, currency: 'jpy', interval: 'month' as const },
-  { id: 'price_basic_year', unit_amount: 101_796, currency: 'jpy', interval: 'year' as const },
-  { id: 'price_team_month', unit_amount: 14_980, currency: 'jpy', interval: 'month' as const },
-  // Yearly Team in dollars: 127 a month, 1,524 a year, 152,400 cents.
-  { id: 'price_team_year', unit_amount: 152_400, currency: 'usd', interval: 'year' as const },
+  {
+    id: 'price_basic_month',
+    unit_amount: 9980,
+    currency: 'jpy',
+    interval: 'month' as const,
+    currency_options: { usd: { unit_amount: 9800 } },
+  },
+  {
+    id: 'price_basic_year',
+    unit_amount: 101_796,
+    currency: 'jpy',
+    interval: 'year' as const,
+    currency_options: { usd: { unit_amount: 100_800 } },
+  },
+  {
+    id: 'price_team_month',
+    unit_amount: 14_980,
+    currency: 'jpy',
+    interval: 'month' as const,
+    currency_options: { usd: { unit_amount: 14_900 } },
+  },
+  {
+    id: 'price_team_year',
+    unit_amount: 152_796,
+    currency: 'jpy',
+    interval: 'year' as const,
+    currency_options: { usd: { unit_amount: 152_400 } },
+  },
   // A price Stripe has and this API was not configured with.
   { id: 'price_legacy', unit_amount: 500, currency: 'jpy', interval: 'month' as const },
 ];
@@ -77,8 +106,17 @@ const me = async (token: string) => (await api.call('GET', '/user/me', { token }
 const sessionIdOf = (url: string) => url.split('/').pop() ?? '';
 
 /** Subscribes on Checkout and delivers Stripe's events: answers the subscription's id. */
-async function subscribe(token: string, plan: 'basic' | 'team', interval: 'month' | 'year', last4 = '4242') {
-  const created = await api.call('POST', '/billing/create', { token, body: { plan, interval } });
+async function subscribe(
+  token: string,
+  plan: 'basic' | 'team',
+  interval: 'month' | 'year',
+  last4 = '4242',
+  currency?: 'jpy' | 'usd',
+) {
+  const created = await api.call('POST', '/billing/create', {
+    token,
+    body: { plan, interval, ...(currency ? { currency } : {}) },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const events = stripe.completeCheckout(sessionIdOf(created.body.data.url), { last4, exp_month: 8, exp_year: 2031 });
   expect(await deliver(events)).toEqual(events.map(() => 200));
@@ -245,10 +283,10 @@ describe('subscribing, changing, cancelling and restoring', () => {
     expect((await me(token)).user.plan.plan).toBe('team');
     const retrieved = (await api.call('GET', '/billing/retrieve', { token })).body.data;
     expect(retrieved.subscription).toEqual({ plan: 'team', interval: 'year' });
-    // The first yearly invoice, in dollars: 152,400 cents are 1,524 in the answer.
+    // The first yearly invoice, in the subscription's yen: 12,733 x 12.
     expect(await deliver(stripe.payInvoice(subscriptionId))).toEqual([200, 200]);
     const invoices = (await api.call('GET', '/billing/retrieve', { token })).body.data.invoice.invoice_list;
-    expect(invoices[0]).toMatchObject({ price: 1524, currency: 'USD' });
+    expect(invoices[0]).toMatchObject({ price: 152_796, currency: 'JPY' });
     expect(invoices[1]).toMatchObject({ price: 9980, currency: 'JPY' });
 
     const cancelled = await api.call('POST', '/billing/cancel', { token });
@@ -312,6 +350,86 @@ describe('subscribing, changing, cancelling and restoring', () => {
     expect(billing).toMatchObject({ last4: '7777', exp_month: 1, exp_year: 2032 });
     const method = stripe.subscriptions.get(subscriptionId)?.default_payment_method;
     expect(stripe.customers.get(session?.customer ?? '')?.invoice_settings.default_payment_method).toBe(method);
+  });
+});
+
+describe('the currency charged', () => {
+  it("keeps the spec's dollar amounts in the configured prices' currency_options", async () => {
+    const base = new URL(stripe.url);
+    const sdk = new Stripe(stripe.secretKey, { protocol: 'http', host: base.hostname, port: Number(base.port) });
+    const dollars: Record<string, number> = {};
+    for (const id of ['price_basic_month', 'price_basic_year', 'price_team_month', 'price_team_year']) {
+      const price = await sdk.prices.retrieve(id, { expand: ['currency_options'] });
+      expect(price.currency, id).toBe('jpy');
+      dollars[id] = price.currency_options?.usd?.unit_amount ?? 0;
+    }
+    // $98, $84 x 12, $149, $127 x 12, in cents.
+    expect(dollars).toEqual({
+      price_basic_month: 9800,
+      price_basic_year: 100_800,
+      price_team_month: 14_900,
+      price_team_year: 152_400,
+    });
+    // Without expand, Stripe leaves currency_options out.
+    expect((await sdk.prices.retrieve('price_team_month')).currency_options).toBeUndefined();
+    // A price made with other currencies, form-encoded as the SDK sends it: currency_options[usd][unit_amount].
+    const made = await sdk.prices.create({
+      currency: 'jpy',
+      unit_amount: 500,
+      recurring: { interval: 'month' },
+      currency_options: { usd: { unit_amount: 450 } },
+      expand: ['currency_options'],
+    });
+    const call = stripe.calls.filter((c) => c.method === 'POST' && c.path === '/v1/prices').pop();
+    expect(call?.params).toMatchObject({ currency_options: { usd: { unit_amount: '450' } } });
+    expect(made.currency_options).toMatchObject({ jpy: { unit_amount: 500 }, usd: { unit_amount: 450 } });
+  });
+
+  it('charges an English subscriber in dollars and a Japanese one in yen; a change keeps the currency', async () => {
+    const english = await api.user('dollars@example.com', 'free');
+    const usdSubscription = await subscribe(english.token, 'basic', 'month', '4242', 'usd');
+    const usdSession = [...stripe.sessions.values()].find((s) => s.subscription === usdSubscription);
+    expect(usdSession?.currency).toBe('usd');
+    const checkoutCall = stripe.calls.filter((c) => c.method === 'POST' && c.path === '/v1/checkout/sessions').pop();
+    expect(checkoutCall?.params.currency).toBe('usd');
+    expect(stripe.subscriptions.get(usdSubscription)?.currency).toBe('usd');
+    // The first invoice: $98 (9,800 cents).
+    let invoices = (await api.call('GET', '/billing/retrieve', { token: english.token })).body.data.invoice
+      .invoice_list;
+    expect(invoices).toEqual([expect.objectContaining({ price: 98, currency: 'USD' })]);
+    // A change to Team yearly stays in dollars: $127 x 12 = $1,524.
+    const changed = await api.call('POST', '/billing/create', {
+      token: english.token,
+      body: { plan: 'team', interval: 'year', currency: 'jpy' },
+    });
+    expect(changed.status).toBe(200);
+    expect(await deliver(stripe.payInvoice(usdSubscription))).toEqual([200, 200]);
+    invoices = (await api.call('GET', '/billing/retrieve', { token: english.token })).body.data.invoice.invoice_list;
+    expect(invoices[0]).toMatchObject({ price: 1524, currency: 'USD' });
+    expect(stripe.subscriptions.get(usdSubscription)?.currency).toBe('usd');
+
+    const japanese = await api.user('yen@example.com', 'free');
+    const jpySubscription = await subscribe(japanese.token, 'team', 'month', '4242', 'jpy');
+    expect([...stripe.sessions.values()].find((s) => s.subscription === jpySubscription)?.currency).toBe('jpy');
+    const yen = (await api.call('GET', '/billing/retrieve', { token: japanese.token })).body.data.invoice;
+    expect(yen.invoice_list).toEqual([expect.objectContaining({ price: 14_980, currency: 'JPY' })]);
+  });
+
+  it('refuses a currency that is not one, naming the field', async () => {
+    const { token } = await api.user('euros@example.com', 'free');
+    const sessionsBefore = stripe.sessions.size;
+    const bad = await api.call('POST', '/billing/create', {
+      token,
+      body: { plan: 'basic', interval: 'month', currency: 'eur' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ currency: 'currency must be jpy or usd' });
+    const upper = await api.call('POST', '/billing/create', {
+      token,
+      body: { plan: 'basic', interval: 'month', currency: 'USD' },
+    });
+    expect(upper.status).toBe(400);
+    expect(stripe.sessions.size).toBe(sessionsBefore);
   });
 });
 

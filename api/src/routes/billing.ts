@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { routes, unavailable } from '@topline/contract';
+import { BILLING_NOT_CONFIGURED, routes, unavailable } from '@topline/contract';
 import type { Middleware } from 'koa';
 import type { Services } from '../app';
 import type { AppContext, AppState } from '../http/context';
@@ -48,7 +48,7 @@ export function billingRoutes(router: Router<AppState>, services: Services): voi
       })
     : null;
   const configured = (): Billing => {
-    if (!billing) throw unavailable('billing is not configured');
+    if (!billing) throw unavailable(BILLING_NOT_CONFIGURED);
     return billing;
   };
 

@@ -167,7 +167,9 @@ export class Billing {
 
   /**
    * POST /billing/create: a running subscription changes to the plan and interval at once (which also takes back
-   * a scheduled cancellation); otherwise Stripe's Checkout page starts a new one, counting the trial's days left.
+   * a scheduled cancellation), in the currency it is charged in (Stripe cannot change a subscription's currency, so
+   * `currency` applies to a new subscription only); otherwise Stripe's Checkout page starts a new one, in `currency`
+   * (one of the price's `currency_options`; without it, the price's own currency), counting the trial's days left.
    * @throws ApiError 503 when the plan's price is not configured or Stripe cannot be reached
    */
   async create(user: UserRow, input: BillingCreate): Promise<{ url: string } | BillingPlan> {
@@ -193,6 +195,7 @@ export class Billing {
         customer,
         client_reference_id: String(user.id),
         line_items: [{ price: priceId, quantity: 1 }],
+        ...(input.currency ? { currency: input.currency } : {}),
         allowed_payment_method_types: ['card'],
         success_url: this.returnUrl('paid'),
         cancel_url: this.returnUrl('cancelled'),

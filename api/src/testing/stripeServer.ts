@@ -4,8 +4,10 @@ import Stripe from 'stripe';
 
 /**
  * A small server that speaks Stripe's REST protocol for the calls the API makes (customers, subscriptions,
- * invoices, Checkout sessions, setup intents), reached through STRIPE_API_BASE: form-encoded bodies with bracketed
- * keys, prefixed ids, list objects, `expand[]`, and Stripe's error bodies. What a person does on Stripe's hosted pages
+ * invoices, Checkout sessions, setup intents, prices), reached through STRIPE_API_BASE: form-encoded bodies with
+ * bracketed keys, prefixed ids, list objects, `expand[]`, and Stripe's error bodies. A price may carry other
+ * currencies in `currency_options` (returned when expanded, as Stripe does); a Checkout session's `currency` picks
+ * one, and the subscription and its invoices are charged in it from then on. What a person does on Stripe's hosted pages
  * (paying, saving a card) and what Stripe does on its own (renewals, failed payments, cancellations) are methods here;
  * each answers the events Stripe would send, for the test to sign and deliver. With `webhookUrl` set it also serves
  * Stripe's hosted pages for a browser: the Checkout page at a session's `url` (paying completes the session, sends
@@ -22,6 +24,11 @@ export interface StripeStandIn {
   customers: Map<string, Customer>;
   subscriptions: Map<string, Subscription>;
   sessions: Map<string, Session>;
+  /**
+   * While false, every API call's connection is dropped unanswered, as when Stripe cannot be reached (the hosted
+   * pages are still served).
+   */
+  reachable: boolean;
   /** The person pays on the Checkout page: a subscription (mode subscription) or a saved card (mode setup). */
   completeCheckout(sessionId: string, card?: Card): StripeEvent[];
   /** A renewal's payment fails: the subscription goes past_due. */
@@ -54,9 +61,12 @@ export interface Card {
 
 export interface PriceDef {
   id: string;
+  /** In the currency's minor unit (cents; yen have none). */
   unit_amount: number;
   currency: string;
   interval: 'month' | 'year';
+  /** The price in other currencies, by lower-case ISO code. */
+  currency_options?: Record<string, { unit_amount: number }>;
 }
 
 type Params = { [key: string]: Param };
@@ -82,6 +92,8 @@ interface Subscription {
   default_payment_method: string | null;
   metadata: Record<string, string>;
   trial_end: number | null;
+  /** The currency every invoice of the subscription is in; it never changes. */
+  currency: string;
   items: { object: 'list'; data: SubscriptionItem[]; has_more: false; url: string };
   latest_invoice: string | null;
 }
@@ -103,6 +115,8 @@ interface Session {
   client_reference_id: string | null;
   metadata: Record<string, string>;
   status: 'open' | 'complete';
+  /** The currency charged: the one asked for, or the price's own. */
+  currency: string | null;
   url: string;
   success_url: string;
   cancel_url: string;
@@ -129,7 +143,8 @@ const DAY = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-function priceObject(price: PriceDef) {
+/** A price as Stripe answers it: `currency_options` only when expanded (Stripe's "includable" field). */
+function priceObject(price: PriceDef, withOptions = false) {
   return {
     id: price.id,
     object: 'price' as const,
@@ -138,8 +153,33 @@ function priceObject(price: PriceDef) {
     unit_amount: price.unit_amount,
     recurring: { interval: price.interval, interval_count: 1 },
     type: 'recurring' as const,
+    ...(withOptions
+      ? {
+          currency_options: {
+            [price.currency]: { unit_amount: price.unit_amount, tax_behavior: 'unspecified' },
+            ...Object.fromEntries(
+              Object.entries(price.currency_options ?? {}).map(([currency, option]) => [
+                currency,
+                { unit_amount: option.unit_amount, tax_behavior: 'unspecified' },
+              ]),
+            ),
+          },
+        }
+      : {}),
   };
 }
+
+/** The price's amount in a currency (its own, or one of its `currency_options`); undefined when it has none. */
+export function amountIn(price: PriceDef, currency: string): number | undefined {
+  const code = currency.toLowerCase();
+  return code === price.currency ? price.unit_amount : price.currency_options?.[code]?.unit_amount;
+}
+
+/** Stripe's currencies without a minor unit, of those the tests use. */
+const ZERO_DECIMAL = new Set(['jpy', 'krw']);
+/** An amount in minor units as the hosted pages show it: 14980 JPY, 1008.00 USD. */
+const shownAmount = (amount: number, currency: string) =>
+  `${ZERO_DECIMAL.has(currency) ? String(amount) : (amount / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 /** `a[b][0][c]=v&...` as Stripe reads it: nested objects, arrays from numeric indices. */
 export function parseForm(text: string): Params {
@@ -228,6 +268,18 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     if (!price) throw missing('price', id);
     return price;
   };
+  /** The price's amount in the currency, or Stripe's refusal naming the parameter. */
+  const chargeOf = (price: PriceDef, currency: string, param: string) => {
+    const amount = amountIn(price, currency);
+    if (amount === undefined) {
+      throw new StripeFailure(400, {
+        type: 'invalid_request_error',
+        message: `The price specified (${price.id}) does not support the currency ${currency}.`,
+        param,
+      });
+    }
+    return amount;
+  };
   const subscriptionOf = (id: string) => {
     const subscription = subscriptions.get(id);
     if (!subscription) throw missing('subscription', id);
@@ -248,8 +300,10 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
   });
   const invoiceFor = (subscription: Subscription, status: 'paid' | 'open') => {
     const item = subscription.items.data[0];
+    const price = item ? pricesById.get(item.price.id) : undefined;
+    const unit = price ? (amountIn(price, subscription.currency) ?? 0) : (item?.price.unit_amount ?? 0);
     // Nothing is due during a trial.
-    const amount = subscription.status === 'trialing' ? 0 : (item?.price.unit_amount ?? 0);
+    const amount = subscription.status === 'trialing' ? 0 : unit;
     const id = newId('in');
     const invoice = {
       id,
@@ -260,7 +314,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
       created: nowSeconds() + invoices.length,
       total: amount,
       amount_paid: status === 'paid' ? amount : 0,
-      currency: item?.price.currency ?? 'jpy',
+      currency: subscription.currency,
       hosted_invoice_url: `${url}/invoices/${id}`,
       invoice_pdf: `${url}/invoices/${id}.pdf`,
     };
@@ -302,6 +356,41 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     const customerId = idIn(/^\/v1\/customers\/([^/]+)$/);
     const subscriptionId = idIn(/^\/v1\/subscriptions\/([^/]+)$/);
     const setupIntentId = idIn(/^\/v1\/setup_intents\/([^/]+)$/);
+    const priceId = idIn(/^\/v1\/prices\/([^/]+)$/);
+    const withOptions = expand.includes('currency_options');
+    if (method === 'POST' && path === '/v1/prices') {
+      const currency = text(params, 'currency');
+      const amount = Number(text(params, 'unit_amount'));
+      const interval = text((params.recurring ?? {}) as Params, 'interval');
+      if (!currency || !Number.isInteger(amount) || (interval !== 'month' && interval !== 'year')) {
+        throw new StripeFailure(400, {
+          type: 'invalid_request_error',
+          message: 'A recurring price needs currency, unit_amount and recurring[interval] (month or year).',
+        });
+      }
+      const options: Record<string, { unit_amount: number }> = {};
+      for (const [code, option] of Object.entries((params.currency_options ?? {}) as Params)) {
+        const value = Number(text(option as Params, 'unit_amount'));
+        if (!Number.isInteger(value) || value < 0) {
+          throw new StripeFailure(400, {
+            type: 'invalid_request_error',
+            message: 'Invalid integer',
+            param: `currency_options[${code}][unit_amount]`,
+          });
+        }
+        options[code] = { unit_amount: value };
+      }
+      const price: PriceDef = {
+        id: text(params, 'lookup_key') ?? newId('price'),
+        unit_amount: amount,
+        currency,
+        interval,
+        currency_options: options,
+      };
+      pricesById.set(price.id, price);
+      return priceObject(price, withOptions);
+    }
+    if (method === 'GET' && priceId) return priceObject(priceOf(priceId), withOptions);
     if (method === 'POST' && path === '/v1/customers') {
       const customer: Customer = {
         id: newId('cus'),
@@ -347,6 +436,8 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
       const items = list(params.items);
       for (const change of items) {
         const price = priceOf(text(change, 'price') ?? '');
+        // A subscription's currency never changes: the new price must have it.
+        chargeOf(price, subscription.currency, 'items[0][price]');
         const index = subscription.items.data.findIndex((i) => i.id === text(change, 'id'));
         const start = subscription.items.data[0]?.current_period_start ?? nowSeconds();
         const item = {
@@ -381,6 +472,9 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
         price: priceOf(text(l, 'price') ?? '').id,
         quantity: Number(text(l, 'quantity') ?? 1),
       }));
+      const asked = text(params, 'currency')?.toLowerCase();
+      const first = lineItems[0] ? priceOf(lineItems[0].price) : undefined;
+      if (asked) for (const line of lineItems) chargeOf(priceOf(line.price), asked, 'currency');
       if (mode === 'subscription' && lineItems.length === 0) {
         throw new StripeFailure(400, {
           type: 'invalid_request_error',
@@ -406,6 +500,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
         client_reference_id: text(params, 'client_reference_id') ?? null,
         metadata: record(params.metadata),
         status: 'open',
+        currency: asked ?? first?.currency ?? null,
         url: `${url}/c/pay/${id}`,
         success_url: text(params, 'success_url') ?? '',
         cancel_url: text(params, 'cancel_url') ?? '',
@@ -484,7 +579,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     const what =
       session.mode === 'setup'
         ? '<h1>Save a card</h1>'
-        : `<h1>Subscribe</h1><p data-test="checkout-price">${price?.unit_amount ?? 0} ${escapeHtml((price?.currency ?? '').toUpperCase())} / ${escapeHtml(price?.interval ?? '')}</p>`;
+        : `<h1>Subscribe</h1><p data-test="checkout-price">${escapeHtml(shownAmount(price ? (amountIn(price, session.currency ?? price.currency) ?? 0) : 0, session.currency ?? ''))} / ${escapeHtml(price?.interval ?? '')}</p>`;
     return Promise.resolve(
       html(
         200,
@@ -513,6 +608,10 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
             res.end(String(error));
           },
         );
+        return;
+      }
+      if (!standIn.reachable) {
+        req.socket.destroy();
         return;
       }
       calls.push({ method, path: target.pathname, params });
@@ -545,6 +644,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     secretKey,
     webhookSecret,
     webhookUrl: null,
+    reachable: true,
     send: (events) => deliver(events),
     calls,
     customers,
@@ -584,6 +684,7 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
         default_payment_method: method,
         metadata: session.subscription_data.metadata,
         trial_end: trialEnd,
+        currency: session.currency ?? price.currency,
         items: {
           object: 'list',
           data: [itemFor(price, trialEnd ?? start)],
