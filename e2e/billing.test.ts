@@ -11,13 +11,38 @@ import { CHROMIUM, newPage, type Stack, screenshot, startStack } from './browser
  * events to the API's webhook, as Stripe does, and comes back to the app), sees every screen open, the card and the
  * invoice; cancels after the confirmation and sees the scheduled messages with the date; restores.
  */
+/** In yen, with the spec's dollars (in cents) in `currency_options`, as the Plan tab shows them. */
 const PRICES = [
-  { id: 'price_basic_month', unit_amount: 9980, currency: 'jpy', interval: 'month' as const },
-  // 8,483 a month billed yearly: 8,483 x 12 = 101,796.
-  { id: 'price_basic_year', unit_amount: 101_796, currency: 'jpy', interval: 'year' as const },
-  { id: 'price_team_month', unit_amount: 14_980, currency: 'jpy', interval: 'month' as const },
-  // 12,733 x 12 = 152,796.
-  { id: 'price_team_year', unit_amount: 152_796, currency: 'jpy', interval: 'year' as const },
+  {
+    id: 'price_basic_month',
+    unit_amount: 9980,
+    currency: 'jpy',
+    interval: 'month' as const,
+    currency_options: { usd: { unit_amount: 9800 } },
+  },
+  // 8,483 a month billed yearly: 8,483 x 12 = 101,796 yen; $84 x 12 = $1,008.
+  {
+    id: 'price_basic_year',
+    unit_amount: 101_796,
+    currency: 'jpy',
+    interval: 'year' as const,
+    currency_options: { usd: { unit_amount: 100_800 } },
+  },
+  {
+    id: 'price_team_month',
+    unit_amount: 14_980,
+    currency: 'jpy',
+    interval: 'month' as const,
+    currency_options: { usd: { unit_amount: 14_900 } },
+  },
+  // 12,733 x 12 = 152,796 yen; $127 x 12 = $1,524.
+  {
+    id: 'price_team_year',
+    unit_amount: 152_796,
+    currency: 'jpy',
+    interval: 'year' as const,
+    currency_options: { usd: { unit_amount: 152_400 } },
+  },
 ];
 
 let stripe: StripeStandIn;
@@ -276,6 +301,9 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
     await page.waitForURL(`${stripe.url}/c/pay/**`);
     const session = [...stripe.sessions.values()].at(-1);
     expect(session?.line_items).toEqual([{ price: 'price_basic_year', quantity: 1 }]);
+    // Checkout charges the dollars the Plan tab showed: $84 a month, $1,008 a year.
+    expect(session?.currency).toBe('usd');
+    expect(await page.locator('[data-test="checkout-price"]').textContent()).toBe('1008.00 USD / year');
     // The trial's 14 days carry into the subscription: Stripe bills from the day after its last.
     expect(session?.subscription_data.trial_end).toBeGreaterThan(Date.now() / 1000 + 13 * 86_400);
     // Leaving the page changes nothing.
@@ -285,6 +313,53 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
     await basic.locator('[data-test="choose-basic"]').waitFor();
     const me = await stack.api.call('GET', '/user/me', { token: user.token });
     expect(me.body.data.user.plan).toMatchObject({ plan: 'free', is_trial: true });
+    await context.close();
+  });
+
+  it('tells Stripe out of reach from billing not configured, and loads again when asked', async () => {
+    // A Japanese-priced Team subscription, paid before; the user reads the English interface.
+    const user = await stack.api.user('billing-unreachable@example.com', 'free');
+    const create = await stack.api.call('POST', '/billing/create', {
+      token: user.token,
+      body: { plan: 'team', interval: 'month' },
+    });
+    expect(create.status).toBe(200);
+    const sessionId = new URL((create.body.data as { url: string }).url).pathname.split('/').pop() ?? '';
+    await stripe.send(stripe.completeCheckout(sessionId));
+    const plan = await stack.api.call('POST', '/business-plan/create', {
+      token: user.token,
+      form: planForm({ business_plan_name: 'Unreachable plan' }),
+    });
+    expect(plan.status).toBe(201);
+
+    const { context, page } = await newPage(stack, { locale: 'en-US' });
+    await page.addInitScript(
+      ([key, token]) => window.localStorage.setItem(key ?? '', token ?? ''),
+      [TOKEN_KEY, user.token],
+    );
+    const modal = page.locator('dialog.settings-modal');
+    stripe.reachable = false;
+    try {
+      await page.goto(`/business-plans/${plan.body.data.business_plan_id}/pl?settings=plan`);
+      await modal.locator('[data-test="billing-unreachable"]').waitFor();
+      expect(await modal.locator('[data-test="billing-unreachable"]').textContent()).toBe(
+        'Billing could not be reached just now. Please try again in a moment.',
+      );
+      expect(await modal.locator('[data-test="billing-unavailable"]').count()).toBe(0);
+      expect(await modal.locator('[data-test^="choose-"]').count()).toBe(0);
+      await screenshot(page, 'billing-plan-tab-unreachable-en');
+    } finally {
+      stripe.reachable = true;
+    }
+    await modal.locator('[data-test="billing-retry"]').click();
+    const team = modal.locator('.price-card[data-plan="team"]');
+    await team.locator('[data-test="subscribed"]').waitFor();
+    expect(await modal.locator('[data-test="billing-unreachable"]').count()).toBe(0);
+    // The subscription is charged in yen, and a change keeps the currency: the prices are in yen, and say why.
+    expect(await team.locator('.amount').textContent()).toBe('¥14,980');
+    expect(await modal.locator('[data-test="billed-in"]').textContent()).toBe(
+      'Your subscription is charged in JPY. A change of plan keeps that currency, so the prices are shown in it.',
+    );
     await context.close();
   });
 });

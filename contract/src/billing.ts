@@ -89,8 +89,13 @@ export const billingAnswer = z.object({
       /** Newest first. */
       invoice_list: z.array(invoiceItem),
     }),
-    /** The plan and interval paid for, for the plan comparison to mark; null without a subscription. */
-    subscription: z.object({ plan: z.enum(PAID_TIERS), interval: z.enum(BILLING_INTERVALS) }).nullable(),
+    /**
+     * The plan and interval paid for, for the plan comparison to mark, and the currency the subscription is charged
+     * in (ISO 4217, upper case: JPY, USD), which a change of plan keeps; null without a subscription.
+     */
+    subscription: z
+      .object({ plan: z.enum(PAID_TIERS), interval: z.enum(BILLING_INTERVALS), currency: z.string() })
+      .nullable(),
   }),
 });
 export type BillingAnswer = z.infer<typeof billingAnswer>;

@@ -264,7 +264,7 @@ describe('subscribing, changing, cancelling and restoring', () => {
       // Nothing is due during the trial.
       invoice_list: [{ url: expect.stringContaining('/invoices/in_'), price: 0, currency: 'JPY' }],
     });
-    expect(billing.subscription).toEqual({ plan: 'basic', interval: 'year' });
+    expect(billing.subscription).toEqual({ plan: 'basic', interval: 'year', currency: 'JPY' });
     // The card was read with the subscriptions, expanded, in one call.
     const list = stripe.calls.filter((c) => c.method === 'GET' && c.path === '/v1/subscriptions').pop();
     expect(list?.params).toMatchObject({ expand: ['data.default_payment_method'], status: 'all' });
@@ -282,7 +282,7 @@ describe('subscribing, changing, cancelling and restoring', () => {
     // The tier follows at once, before Stripe's event.
     expect((await me(token)).user.plan.plan).toBe('team');
     const retrieved = (await api.call('GET', '/billing/retrieve', { token })).body.data;
-    expect(retrieved.subscription).toEqual({ plan: 'team', interval: 'year' });
+    expect(retrieved.subscription).toEqual({ plan: 'team', interval: 'year', currency: 'JPY' });
     // The first yearly invoice, in the subscription's yen: 12,733 x 12.
     expect(await deliver(stripe.payInvoice(subscriptionId))).toEqual([200, 200]);
     const invoices = (await api.call('GET', '/billing/retrieve', { token })).body.data.invoice.invoice_list;
@@ -407,6 +407,8 @@ describe('the currency charged', () => {
     invoices = (await api.call('GET', '/billing/retrieve', { token: english.token })).body.data.invoice.invoice_list;
     expect(invoices[0]).toMatchObject({ price: 1524, currency: 'USD' });
     expect(stripe.subscriptions.get(usdSubscription)?.currency).toBe('usd');
+    const retrieved = (await api.call('GET', '/billing/retrieve', { token: english.token })).body.data;
+    expect(retrieved.subscription).toEqual({ plan: 'team', interval: 'year', currency: 'USD' });
 
     const japanese = await api.user('yen@example.com', 'free');
     const jpySubscription = await subscribe(japanese.token, 'team', 'month', '4242', 'jpy');

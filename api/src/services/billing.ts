@@ -161,7 +161,10 @@ export class Billing {
           })
           .sort((a, b) => b.created_at.localeCompare(a.created_at)),
       },
-      subscription: price ? { plan: price.tier, interval: price.interval } : null,
+      subscription:
+        price && current
+          ? { plan: price.tier, interval: price.interval, currency: current.currency.toUpperCase() }
+          : null,
     };
   }
 

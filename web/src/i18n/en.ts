@@ -197,6 +197,10 @@ const en = {
     current: 'Current plan',
     trialUntil: 'Trial until {{date}}',
     billingNotConfigured: 'Online billing is not available. Please contact us to change your plan.',
+    billingUnreachable: 'Billing could not be reached just now. Please try again in a moment.',
+    billingRetry: 'Try again',
+    billedIn:
+      'Your subscription is charged in {{currency}}. A change of plan keeps that currency, so the prices are shown in it.',
     scheduledCanceled: 'Your subscription is scheduled to be cancelled.',
     scheduledCanceledEnd: 'You can keep using it until {{date}}.',
     scheduled: 'Next renewal: {{date}}',

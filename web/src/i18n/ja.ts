@@ -201,6 +201,10 @@ const ja: Messages = {
     current: '現在のプラン',
     trialUntil: 'トライアル期限 {{date}}',
     billingNotConfigured: 'オンライン決済はご利用いただけません。プランの変更はお問い合わせください。',
+    billingUnreachable: '決済サービスに接続できませんでした。しばらくしてから再度お試しください。',
+    billingRetry: '再試行',
+    billedIn:
+      'ご契約は{{currency}}で請求されています。プランを変更しても通貨は変わらないため、価格を{{currency}}で表示しています。',
     scheduledCanceled: 'ご契約は解約予定です。',
     scheduledCanceledEnd: '{{date}}までご利用いただけます。',
     scheduled: '次回更新日：{{date}}',

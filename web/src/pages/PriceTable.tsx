@@ -2,7 +2,7 @@ import { TIERS, type Tier } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../i18n';
-import { type Billing, currencyForLanguage, formatPrice, monthlyPrice } from '../lib/prices';
+import { type Billing, currencyForLanguage, formatPrice, monthlyPrice, type PriceCurrency } from '../lib/prices';
 
 interface PriceTableProps {
   /** The user's current plan, marked in the settings modal. */
@@ -11,13 +11,15 @@ interface PriceTableProps {
   renderAction?: (plan: Tier, billing: Billing) => React.ReactNode;
   /** The side of the switch shown first (the settings modal opens on the interval paid for). */
   initialBilling?: Billing | undefined;
+  /** The currency to price in instead of the interface's (a running subscription's, which a change keeps). */
+  currency?: PriceCurrency | undefined;
 }
 
 /** Free, Basic and Team with the monthly/annual switch; the annual side is labelled 15% OFF. */
-export function PriceTable({ current, renderAction, initialBilling }: PriceTableProps) {
+export function PriceTable({ current, renderAction, initialBilling, currency: fixed }: PriceTableProps) {
   const { t, i18n } = useTranslation();
   const [billing, setBilling] = useState<Billing>(initialBilling ?? 'monthly');
-  const currency = currencyForLanguage(currentLanguage(i18n.language));
+  const currency = fixed ?? currencyForLanguage(currentLanguage(i18n.language));
   return (
     <div className="price-table">
       <div className="billing-switch">

@@ -1,5 +1,8 @@
+import { ApiError } from '@topline/contract';
 import { describe, expect, it } from 'vitest';
-import { type Billing, billingMessages, formatAmount, formatDate } from './BillingPanel';
+import { errorFor } from '../api/client';
+import { billingCurrencyOf, priceCurrencyOf } from '../lib/prices';
+import { type Billing, billingMessages, formatAmount, formatDate, loadFailure } from './BillingPanel';
 import { tierNoticeMessages } from './TierNotice';
 
 const t = (key: string, values?: Record<string, string | number>) =>
@@ -54,5 +57,32 @@ describe('invoice totals and the notice of a lower tier', () => {
       'settings.down.viewers {"count":3}',
     ]);
     expect(tierNoticeMessages({ ...notice, read_only_plans: [], viewer_only_members: 0 }, t)).toHaveLength(1);
+  });
+});
+
+describe('why the billing could not be loaded', () => {
+  const unavailable = (message: string) =>
+    errorFor(503, 'GET', { title: 'Unavailable', message, code: 'unavailable' }, (key) => key);
+
+  it('tells billing that is not configured from billing out of reach', () => {
+    expect(loadFailure(unavailable('billing is not configured'))).toBe('not_configured');
+    // Stripe out of reach: the API's 503 with another message.
+    expect(loadFailure(unavailable('billing is not available now; try again later'))).toBe('unreachable');
+    // A proxy's empty 502, a 500, or no answer at all.
+    expect(loadFailure(errorFor(502, 'GET', null, (key) => key))).toBe('unreachable');
+    expect(loadFailure(new ApiError(500, { title: 'x', message: 'billing is not configured', code: 'internal' }))).toBe(
+      'unreachable',
+    );
+    expect(loadFailure(new TypeError('Failed to fetch'))).toBe('unreachable');
+  });
+});
+
+describe('the currency sent to Checkout', () => {
+  it("is Stripe's lower-case code of the currency shown, and a subscription's currency is shown as is", () => {
+    expect(billingCurrencyOf('JPY')).toBe('jpy');
+    expect(billingCurrencyOf('USD')).toBe('usd');
+    expect(priceCurrencyOf('usd')).toBe('USD');
+    expect(priceCurrencyOf('JPY')).toBe('JPY');
+    expect(priceCurrencyOf('EUR')).toBeUndefined();
   });
 });

@@ -1,8 +1,15 @@
-import type { BillingInterval, DataOf, PaidTier } from '@topline/contract';
+import { ApiError, BILLING_NOT_CONFIGURED, type BillingInterval, type DataOf, type PaidTier } from '@topline/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
-import { type Billing as BillingSide, formatPrice } from '../lib/prices';
+import { currentLanguage } from '../i18n';
+import {
+  type Billing as BillingSide,
+  billingCurrencyOf,
+  currencyForLanguage,
+  formatPrice,
+  priceCurrencyOf,
+} from '../lib/prices';
 import { useNotice } from '../notices';
 import { PriceTable } from '../pages/PriceTable';
 import { useSession } from '../session';
@@ -42,17 +49,30 @@ export function billingMessages(billing: Billing, t: Translate): string[] {
 const intervalOf = (side: BillingSide): BillingInterval => (side === 'annual' ? 'year' : 'month');
 
 /**
+ * Why the billing could not be loaded: the API has no Stripe key (its 503 "billing is not configured": plans are
+ * changed through a representative), or anything else (Stripe or the API out of reach: trying again may work).
+ */
+export function loadFailure(error: unknown): 'not_configured' | 'unreachable' {
+  return error instanceof ApiError &&
+    error.status === 503 &&
+    error.code === 'unavailable' &&
+    error.message === BILLING_NOT_CONFIGURED
+    ? 'not_configured'
+    : 'unreachable';
+}
+
+/**
  * The Plan tab (spec section 2): the plan comparison with the monthly/annual switch, where the user subscribes on
  * Stripe's Checkout page or changes the running subscription; cancelling (at the end of the period, after a
  * confirmation) and restoring; the billing messages; the card with its replacement; and the invoices, the latest
  * three then all. Without billing configured it says so, and plans are changed through a representative.
  */
 export function BillingPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const notify = useNotice();
   const { user, notice, refresh } = useSession();
   const [data, setData] = useState<BillingData | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>('loading');
+  const [state, setState] = useState<'loading' | 'ready' | 'not_configured' | 'unreachable'>('loading');
   const [expanded, setExpanded] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<
@@ -64,8 +84,8 @@ export function BillingPanel() {
       const answer = await api.get('/billing/retrieve', { quiet: true });
       setData(answer.data);
       setState('ready');
-    } catch {
-      setState('unavailable');
+    } catch (error) {
+      setState(loadFailure(error));
     }
   }, []);
 
@@ -100,6 +120,11 @@ export function BillingPanel() {
   const periodEnd = formatDate(billing?.plan?.current_period_end);
   const planName = (plan: string) => t(`landing.plans.${plan}.name`);
   const intervalName = (interval: BillingInterval) => t(`settings.interval.${interval}`);
+  // Prices in the interface's currency, which Checkout charges; a running subscription's own currency, which a change
+  // keeps (Stripe cannot change a subscription's currency).
+  const interfaceCurrency = currencyForLanguage(currentLanguage(i18n.language));
+  const subscriptionCurrency = running ? priceCurrencyOf(subscription.currency) : undefined;
+  const currency = subscriptionCurrency ?? interfaceCurrency;
 
   const action = (plan: string, side: BillingSide) => {
     if (state !== 'ready' || plan === 'free') return null;
@@ -124,7 +149,11 @@ export function BillingPanel() {
         onClick={() =>
           running
             ? setConfirming({ kind: 'change', plan: tier, interval })
-            : void run(async () => (await api.post('/billing/create', { plan: tier, interval })).data)
+            : void run(
+                async () =>
+                  (await api.post('/billing/create', { plan: tier, interval, currency: billingCurrencyOf(currency) }))
+                    .data,
+              )
         }
       >
         {label}
@@ -149,8 +178,14 @@ export function BillingPanel() {
             current={tier}
             initialBilling={running && subscription.interval === 'year' ? 'annual' : 'monthly'}
             renderAction={action}
+            currency={currency}
           />
         </div>
+      )}
+      {state === 'ready' && currency !== interfaceCurrency && (
+        <p className="muted" data-test="billed-in">
+          {t('settings.billedIn', { currency })}
+        </p>
       )}
       {confirming?.kind === 'change' && (
         <div className="billing-confirm" role="alertdialog" aria-label={t('settings.confirmChange')}>
@@ -181,13 +216,31 @@ export function BillingPanel() {
           </div>
         </div>
       )}
-      {state === 'unavailable' && (
+      {state === 'not_configured' && (
         <>
           <p className="form-message" data-test="billing-unavailable">
             {t('settings.billingNotConfigured')}
           </p>
           <p className="muted">{t('settings.contactToChange')}</p>
         </>
+      )}
+      {state === 'unreachable' && (
+        <div className="billing-unreachable">
+          <p className="form-message error" data-test="billing-unreachable">
+            {t('settings.billingUnreachable')}
+          </p>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            data-test="billing-retry"
+            onClick={() => {
+              setState('loading');
+              void load();
+            }}
+          >
+            {t('settings.billingRetry')}
+          </button>
+        </div>
       )}
       {state === 'ready' && billing && (
         <>
