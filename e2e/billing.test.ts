@@ -126,6 +126,8 @@ describe.skipIf(!hasBrowser)('billing through Stripe in headless Chromium', () =
     const session = [...stripe.sessions.values()].at(-1);
     expect(session?.mode).toBe('subscription');
     expect(session?.line_items).toEqual([{ price: 'price_team_month', quantity: 1 }]);
+    // The Japanese interface's yen, as the Plan tab showed them.
+    expect(session?.currency).toBe('jpy');
     expect(session?.subscription_data.trial_end).toBeNull();
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(new RegExp(`${planPath}/pl\\?settings=plan$`));
