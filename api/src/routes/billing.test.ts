@@ -433,6 +433,25 @@ describe('the currency charged', () => {
     expect(upper.status).toBe(400);
     expect(stripe.sessions.size).toBe(sessionsBefore);
   });
+
+  it('charges no other currency than the one asked for: a price without it is refused by Stripe, a 503', async () => {
+    const { token } = await api.user('no-dollars@example.com', 'free');
+    const price = PRICES[0] as { currency_options?: Record<string, { unit_amount: number }> };
+    const options = price.currency_options;
+    delete price.currency_options;
+    try {
+      const sessionsBefore = stripe.sessions.size;
+      const refused = await api.call('POST', '/billing/create', {
+        token,
+        body: { plan: 'basic', interval: 'month', currency: 'usd' },
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('unavailable');
+      expect(stripe.sessions.size).toBe(sessionsBefore);
+    } finally {
+      price.currency_options = options;
+    }
+  });
 });
 
 describe("Stripe's events", () => {
