@@ -4,13 +4,20 @@
  * the workbook), the actual-inputs sheets themselves, and, when the plan's id is given, the hidden `Topline` sheet
  * that names the plan for the import.
  */
-import { compilePlan, type Grid } from '../compile/index';
-import { a1, columnLetter, monthColumn } from '../layout';
+import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
+import { a1, monthColumn } from '../layout';
 import { type ActualKey, PLAN_MONTHS, type PlanFile } from '../schema';
 import type { PlanWorkbook, Value } from '../workbook';
 import {
+  actMonthsGrid,
+  actMonthsSheetName,
+  dynamicDashboard,
+  dynamicMasked,
+  dynamicVariance,
+  flagRef,
+} from './actMonths';
+import {
   actualInputColumn,
-  actualInputKeys,
   actualInputRows,
   actualInputsGrid,
   actualInputsSheetName,
@@ -44,7 +51,7 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
-  const { cells: conditional, added } = conditionalMonths(wb);
+  const { cells: conditional, added, act } = conditionalMonths(wb);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
@@ -81,6 +88,7 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
       frozenColumns: 1,
     });
   }
+  dependentSheets(wb, act, sheets);
   wb.plan.cases.forEach((_, caseIndex) => {
     const grid = actualInputsGrid(wb.plan, caseIndex);
     sheets.push({
@@ -92,6 +100,18 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
       frozenColumns: 2,
     });
   });
+  for (const c of wb.layout.cases) {
+    const { grid, values } = actMonthsGrid(wb.plan, c);
+    sheets.push({
+      name: actMonthsSheetName(c.index),
+      grid,
+      values,
+      formatOf: () => undefined,
+      textOf: () => undefined,
+      frozenColumns: 1,
+      hidden: true,
+    });
+  }
   if (options.planId !== undefined) {
     const grid = planMarkerGrid(options.planId);
     sheets.push({
@@ -105,6 +125,63 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
     });
   }
   return sheets;
+}
+
+/**
+ * The sheets that depend on which months are ACT, rewritten to read the flags sheet (`actMonths.ts`): ActualToDate,
+ * EstimateToDate and Variance (added after the Actual sheet for a case that had no ACT month at export) and the
+ * Dashboard. `act` is the plan compiled with every month ACT.
+ */
+function dependentSheets(wb: PlanWorkbook, act: CompiledWorkbook, sheets: ExportSheet[]): void {
+  const plan = wb.plan;
+  for (const c of wb.layout.cases) {
+    const all = act.cases[c.index]?.sheets;
+    const view = c.sheets.actual ?? all?.actual;
+    const atd = c.sheets.actualToDate ?? all?.actualToDate;
+    const etd = c.sheets.estimateToDate ?? all?.estimateToDate;
+    const variance = c.sheets.variance ?? all?.variance;
+    if (!view || !atd || !etd || !variance) continue;
+    const base = (name: string) => act.sheets[name] ?? [];
+    const own = c.sheets.actual !== undefined;
+    const replaced: [string, Grid][] = [
+      [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
+      [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
+      [variance, dynamicVariance(c, own ? wb.grid(variance) : undefined, base(variance))],
+    ];
+    const layout = {
+      ...wb.layout,
+      cases: [{ ...c, sheets: { ...c.sheets, actual: view, actualToDate: atd, estimateToDate: etd, variance } }],
+    };
+    let at = sheets.findIndex((x) => x.name === view);
+    for (const [name, grid] of replaced) {
+      const existing = sheets.find((x) => x.name === name);
+      if (existing) existing.grid = grid;
+      else {
+        at += 1;
+        sheets.splice(at, 0, {
+          name,
+          grid,
+          formatOf: sheetFormats(layout, name),
+          textOf: () => undefined,
+          frozenColumns: 1,
+        });
+      }
+    }
+    const dashboard = sheets.find((x) => x.name === c.sheets.dashboard);
+    if (dashboard) {
+      dashboard.grid = dynamicDashboard({
+        plan,
+        c,
+        grid: dashboard.grid,
+        base: base(c.sheets.dashboard),
+        view,
+        estimate: c.sheets.estimate,
+        actualToDate: atd,
+        asOfMonth: wb.layout.asOfMonth,
+        bare: !own,
+      });
+    }
+  }
 }
 
 function actualInputsFormats(plan: PlanFile): CellFormatOf {
@@ -136,13 +213,13 @@ type CellFormula = { row: number; column: number; formula: string };
  * The EST months of each Actual sheet as a choice between the month as ACT and the month as it stands: a month whose
  * column of the actual-inputs sheet holds any number is ACT (MODEL.md section 5), so typing a value into a forecast
  * month turns it ACT in the actual view. The ACT side comes from the plan compiled with every month ACT and no values,
- * its entered inputs reading the actual-inputs sheet like `linkedActualCells`. A case without an Actual sheet (no
- * ACT month at export) has none to carry this, and the sheets restricted to ACT months (ActualToDate, Variance,
- * Dashboard) keep the months that were ACT at export.
+ * its entered inputs reading the actual-inputs sheet like `linkedActualCells`; whether a month is ACT is its flag in
+ * the case's flags sheet (`actMonths.ts`). A case without an Actual sheet (no ACT month at export) gets one.
  */
 function conditionalMonths(wb: PlanWorkbook): {
   cells: Map<string, CellFormula[]>;
   added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
+  act: CompiledWorkbook;
 } {
   const plan = wb.plan;
   const layout = wb.layout;
@@ -175,7 +252,6 @@ function conditionalMonths(wb: PlanWorkbook): {
       linkedAct.set(`${cell.sheet}!${cell.row}!${cell.column}`, `IF(${ref}="",${expression(content)},${ref})`);
     }
   }
-  const lastRow = actualInputKeys(plan.template).length + 1;
   for (const c of layout.cases) {
     const own = c.sheets.actual;
     const sheet = own ?? act.cases[c.index]?.sheets.actual;
@@ -195,13 +271,11 @@ function conditionalMonths(wb: PlanWorkbook): {
     }
     const actGrid = sheet ? act.sheets[sheet] : undefined;
     if (!sheet || !grid || !actGrid) continue;
-    const inputs = quoteSheet(actualInputsSheetName(c.index));
     const list: CellFormula[] = [];
     for (let t = 1; t <= PLAN_MONTHS; t++) {
       if (c.act.includes(t)) continue;
       const column = monthColumn(t);
-      const letter = columnLetter(actualInputColumn(t));
-      const entered = `COUNT(${inputs}!${letter}2:${letter}${lastRow})>0`;
+      const entered = `${flagRef(c.index, t)}=1`;
       for (const row of Object.values(c.rowOf)) {
         const now = grid[row]?.[column] ?? null;
         const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
@@ -219,7 +293,7 @@ function conditionalMonths(wb: PlanWorkbook): {
       }
     }
   }
-  return { cells: out, added };
+  return { cells: out, added, act };
 }
 
 /** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */

@@ -28,14 +28,21 @@ describe('sheetsGrid', () => {
     const estimateAt = names.indexOf('C1_Estimate');
     expect(grid.sheets.map((s) => s.title)).toEqual([
       ...names.slice(0, estimateAt + 1),
-      // The case has no ACT month: its Actual sheet is the export's own, computed by Sheets (no engine values).
+      // The case has no ACT month: its Actual sheet and the sheets limited to ACT months are the export's own,
+      // computed by Sheets (no engine values).
       'C1_Actual',
+      'C1_ActualToDate',
+      'C1_EstimateToDate',
+      'C1_Variance',
       ...names.slice(estimateAt + 1),
       'C1 Actuals',
+      // Hidden: which months are ACT, from what the actual-inputs sheet holds.
+      'C1_ActMonths',
     ]);
+    expect(grid.sheets.at(-1)?.hidden).toBe(true);
     const actual = grid.sheets.find((s) => s.title === 'C1_Actual');
     expect(actual?.rows[1]?.[1]?.formula).toMatch(/^=/);
-    expect(grid.sheets.at(-1)?.frozenColumnCount).toBe(2);
+    expect(grid.sheets.at(-2)?.frozenColumnCount).toBe(2);
     for (const s of workbookSheets(grid)) {
       const cells = wb.grid(s.title);
       expect(s.rows.length).toBe(cells.length);
@@ -50,13 +57,17 @@ describe('sheetsGrid', () => {
 
   it('carries each formula as the workbook holds it, beside the value the engine computed', () => {
     let formulas = 0;
+    const dashboard = wb.caseLayout(0).sheets.dashboard;
     for (const s of workbookSheets(grid)) {
       const contents = wb.grid(s.title);
       const values = wb.sheetValues(s.title);
       s.rows.forEach((row, r) => {
         row.forEach((cell, c) => {
           const content = contents[r]?.[c] ?? null;
-          if (typeof content === 'string' && content.startsWith('=')) {
+          if (s.title === dashboard && cell.formula?.includes('C1_ActMonths!')) {
+            // The Dashboard reads the latest ACT month from the flags sheet; its value is still the engine's.
+            expect(cell.value).toBe(values[r]?.[c] ?? null);
+          } else if (typeof content === 'string' && content.startsWith('=')) {
             formulas++;
             expect(cell.formula).toBe(content);
             expect(cell.value).toBe(values[r]?.[c] ?? null);

@@ -8,7 +8,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionRow } from '../compile/assumptions';
 import { a1, monthColumn, quarterColumn, yearColumn } from '../layout';
-import { PlanWorkbook, type Value } from '../workbook';
+import { PlanWorkbook } from '../workbook';
+import { blankReference, parseCsv, sameValue } from './calcCsv';
 import { exportXlsx } from './xlsx';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
@@ -38,16 +39,21 @@ describe('exportXlsx', () => {
   });
 
   it('writes every sheet with its formulas (without the leading "=") and the engine value as cached result', () => {
-    // The workbook's sheets, the Actual sheet of the case (it has no ACT month yet) after its Estimate sheet, and the
-    // case's actual-inputs sheet.
+    // The workbook's sheets, the Actual sheet of the case (it has no ACT month yet) and the sheets limited to ACT
+    // months after its Estimate sheet, the case's actual-inputs sheet and its hidden sheet of ACT months.
     const names = wb.sheetNames();
     const estimateAt = names.indexOf('C1_Estimate');
     expect(book.worksheets.map((s) => s.name)).toEqual([
       ...names.slice(0, estimateAt + 1),
       'C1_Actual',
+      'C1_ActualToDate',
+      'C1_EstimateToDate',
+      'C1_Variance',
       ...names.slice(estimateAt + 1),
       'C1 Actuals',
+      'C1_ActMonths',
     ]);
+    expect(book.getWorksheet('C1_ActMonths')?.state).toBe('hidden');
     const estimate = wb.caseLayout(0).sheets.estimate;
     const row = wb.caseLayout(0).rowOf.arr ?? 0;
     const cell = book.getWorksheet(estimate)?.getCell(a1(row, monthColumn(12)));
@@ -299,63 +305,4 @@ async function convertToCsv(dir: string, inputs: string[]): Promise<void> {
     ],
     { timeout: 120_000 },
   );
-}
-
-/**
- * A formula that only refers to an empty cell (`=C1_Estimate!B22`) shows blank in the engine (and Google Sheets) but 0
- * in Calc and Excel. Such cells are accepted here, and only these; anything computed from them already agrees, as the
- * other cells show.
- */
-function blankReference(wb: PlanWorkbook, sheet: string, row: number, column: number, calc: string): boolean {
-  const content = wb.content(sheet, row, column);
-  if (wb.value(sheet, row, column) !== null || (calc !== '0' && calc !== '0%') || typeof content !== 'string') {
-    return false;
-  }
-  const ref = /^=(?:([A-Za-z_][\w.]*)!)?\$?([A-Z]+)\$?(\d+)$/.exec(content);
-  if (!ref) return false;
-  const [, target = sheet, letters = '', digits = ''] = ref;
-  const targetColumn = [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
-  return wb.content(target, Number(digits) - 1, targetColumn) === null;
-}
-
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch !== '"') field += ch;
-      else if (text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else if (ch !== '\r') field += ch;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
-
-/**
- * Numbers agree within 1e-6 relative. Figures below 1e-6 in size are cancellation noise (revenue less costs that sum
- * to revenue): Calc snaps such a difference to 0 where the engine keeps a few ulps. Calc writes a percentage-formatted
- * cell as "12.5%" even when not writing "as shown".
- */
-function sameValue(engine: Value, calc: string): boolean {
-  if (typeof engine !== 'number') return (engine ?? '') === calc;
-  if (calc === '') return false;
-  const got = calc.endsWith('%') ? Number(calc.slice(0, -1)) / 100 : Number(calc);
-  if (Number.isNaN(got)) return false;
-  if (Math.abs(engine) < 1e-6 && Math.abs(got) < 1e-6) return true;
-  return Math.abs(got - engine) <= 1e-6 * Math.max(Math.abs(engine), Math.abs(got));
 }

@@ -1,0 +1,292 @@
+/**
+ * Which months are ACT, as the spreadsheet exports compute it from the actual-inputs sheets, and the sheets that
+ * depend on it: a hidden `C1_ActMonths` sheet per case holds one flag per plan month (1 when the month is ACT: it was
+ * ACT at export, or a value is entered into its column of `C1 Actuals`; a reversed month only when one of its kept
+ * values was changed, as the import reads it), the latest ACT month and the column of each month in the period
+ * sheets. The sheets restricted to ACT months (ActualToDate, EstimateToDate), the Variance sheet and the Dashboard
+ * read those flags, so a number typed into a forecast month recomputes them as the engine does after the import.
+ */
+
+import { PeriodSheet } from '../compile/grid';
+import type { CompiledWorkbook, Grid } from '../compile/index';
+import { aggregatePeriod } from '../compile/periodRules';
+import {
+  ALL_PERIODS,
+  a1,
+  columnLetter,
+  monthColumn,
+  PERIOD_COLUMNS,
+  type Period,
+  periodColumn,
+  yearColumn,
+} from '../layout';
+import { rowsFor } from '../rows';
+import { PLAN_MONTHS, type PlanFile } from '../schema';
+import type { Value } from '../workbook';
+import { actualInputColumn, actualInputKeys, actualInputRows, actualInputsSheetName } from './actualInputs';
+import { quoteSheet } from './references';
+
+type CaseLayout = CompiledWorkbook['cases'][number];
+
+/** The title of case `caseIndex`'s hidden sheet of ACT flags: `C1_ActMonths`. */
+export const actMonthsSheetName = (caseIndex: number): string => `C${caseIndex + 1}_ActMonths`;
+
+/** Rows of the flags sheet (0-based). */
+const MONTH_ROW = 0;
+const FLAG_ROW = 1;
+const LATEST_ROW = 2;
+const COLUMN_ROW = 3;
+
+/** The cell of month t's flag (1: ACT, 0: EST). */
+export const flagRef = (caseIndex: number, t: number): string => a1(FLAG_ROW, t, actMonthsSheetName(caseIndex), true);
+/** The cell of the latest ACT month (0 when none). */
+export const latestRef = (caseIndex: number): string => a1(LATEST_ROW, 1, actMonthsSheetName(caseIndex), true);
+
+/** Month t's flag as a condition, or undefined when the month was ACT at export (always true). */
+function flagCondition(c: CaseLayout, t: number): string | undefined {
+  return c.act.includes(t) ? undefined : `${flagRef(c.index, t)}=1`;
+}
+
+/** The grid of case `c`'s flags sheet and its values for the plan as exported. */
+export function actMonthsGrid(plan: PlanFile, c: CaseLayout): { grid: Grid; values: Value[][] } {
+  const planCase = plan.cases[c.index];
+  const inputs = quoteSheet(actualInputsSheetName(c.index));
+  const keys = actualInputKeys(plan.template);
+  const rows = actualInputRows(plan.template);
+  const lastRow = keys.length + 1;
+  const grid: Grid = [['month'], ['ACT'], ['latest_actual_month'], ['column']];
+  const values: Value[][] = [['month'], ['ACT'], ['latest_actual_month'], ['column']];
+  const latestTerms: string[] = [];
+  let latest = 0;
+  for (let t = 1; t <= PLAN_MONTHS; t++) {
+    const letter = columnLetter(actualInputColumn(t));
+    const range = `${inputs}!$${letter}$2:$${letter}$${lastRow}`;
+    const stored = planCase?.actuals[String(t)];
+    let flag: string | number;
+    if (c.act.includes(t)) flag = 1;
+    else if (stored && Object.keys(stored).some((k) => k !== 'status')) {
+      // A reversed month stays EST while its kept values are unchanged.
+      const unchanged = keys.map((key) => {
+        const cell = `${inputs}!$${letter}$${(rows[key] ?? 0) + 1}`;
+        const v = stored[key];
+        return v === undefined ? `COUNT(${cell})=0` : `AND(COUNT(${cell})=1,${cell}=${v})`;
+      });
+      flag = `=IF(COUNT(${range})=0,0,IF(AND(${unchanged.join(',')}),0,1))`;
+    } else flag = `=IF(COUNT(${range})>0,1,0)`;
+    const acted = c.act.includes(t);
+    if (acted) latest = t;
+    (grid[MONTH_ROW] as Grid[number]).push(t);
+    (grid[FLAG_ROW] as Grid[number]).push(flag);
+    (grid[COLUMN_ROW] as Grid[number]).push(monthColumn(t) + 1);
+    (values[MONTH_ROW] as Value[]).push(t);
+    (values[FLAG_ROW] as Value[]).push(acted ? 1 : 0);
+    (values[COLUMN_ROW] as Value[]).push(monthColumn(t) + 1);
+    latestTerms.push(`${a1(MONTH_ROW, t)}*${a1(FLAG_ROW, t)}`);
+  }
+  (grid[LATEST_ROW] as Grid[number]).push(`=MAX(${latestTerms.join(',')})`);
+  (values[LATEST_ROW] as Value[]).push(latest);
+  return { grid, values };
+}
+
+/** Conditions over the flags of a period's months: any of them ACT, all of them ACT (undefined: always true). */
+function periodConditions(c: CaseLayout, months: number[]): { any?: string; all?: string } {
+  if (months.some((t) => c.act.includes(t))) {
+    const all = months.every((t) => c.act.includes(t));
+    if (all) return {};
+    return { all: `SUM(${flagRange(c, months)})=${months.length}` };
+  }
+  return { any: `SUM(${flagRange(c, months)})>0`, all: `SUM(${flagRange(c, months)})=${months.length}` };
+}
+
+function flagRange(c: CaseLayout, months: number[]): string {
+  const first = Math.min(...months);
+  const last = Math.max(...months);
+  return `${flagRef(c.index, first)}:${a1(FLAG_ROW, last, undefined, true)}`;
+}
+
+/** A cell's content inside a formula: a number, the formula without '=', or "" for blank. */
+function expression(content: string | number | null | undefined): string {
+  if (typeof content === 'number') return String(content);
+  if (typeof content === 'string' && content.startsWith('=')) return content.slice(1);
+  return '""';
+}
+
+/** `=IF(cond,x,"")`, or the content itself when there is no condition; blank stays blank. */
+function when(condition: string | undefined, content: string | number | null | undefined): string | number | null {
+  if (content === null || content === undefined) return null;
+  if (condition === undefined) return content;
+  return `=IF(${condition},${expression(content)},"")`;
+}
+
+const periodOfColumn = new Map<number, Period>(ALL_PERIODS.map((p) => [periodColumn(p), p]));
+
+/**
+ * A sheet restricted to ACT months (`masked`, reading `source`), with each month not ACT at export shown only while
+ * its flag is 1, and each period not wholly ACT at export aggregated over the months whose flags are 1. `base` is the
+ * same sheet compiled with every month ACT (its month cells are the ACT side).
+ */
+export function dynamicMasked(
+  plan: PlanFile,
+  c: CaseLayout,
+  masked: string,
+  source: string,
+  grid: Grid,
+  base: Grid,
+): Grid {
+  const rows = rowsFor(plan.template);
+  const src = new PeriodSheet(source, rows, '', plan.start_year, plan.start_month);
+  const out = grid.map((row) => row.slice());
+  const set = (row: number, column: number, content: string | number | null) => {
+    const r = out[row];
+    if (r) r[column] = content;
+  };
+  for (let t = 1; t <= PLAN_MONTHS; t++) {
+    const condition = flagCondition(c, t);
+    if (condition === undefined) continue;
+    const column = monthColumn(t);
+    rows.forEach((_, i) => {
+      set(i + 1, column, when(condition, base[i + 1]?.[column]));
+    });
+  }
+  for (const p of ALL_PERIODS) {
+    if (p.kind === 'month') continue;
+    if (p.months.every((t) => c.act.includes(t))) continue;
+    const column = periodColumn(p);
+    const cellsOf = (months: number[]) => {
+      const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
+      aggregatePeriod(scratch, p, {
+        months,
+        monthRef: (key, t) => scratch.at(key, t),
+        baseMonthRef: (key, t) => src.at(key, t, true),
+        basePeriodRef: (key) => src.ref(key, column, true),
+      });
+      return scratch.grid;
+    };
+    const whole = cellsOf(p.months);
+    const single = new Map(p.months.map((t) => [t, cellsOf([t])]));
+    const { any, all } = periodConditions(c, p.months);
+    rows.forEach((row, i) => {
+      const r = i + 1;
+      const byMonth = (order: number[]) => {
+        if (single.get(order[0] ?? 0)?.[r]?.[column] == null) return null;
+        let e = '""';
+        for (const t of [...order].reverse()) {
+          const cell = expression(single.get(t)?.[r]?.[column]);
+          const condition = flagCondition(c, t);
+          e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
+        }
+        return `=${e}`;
+      };
+      let content: string | number | null;
+      if (row.rule === 'last') content = byMonth([...p.months].reverse());
+      else if (row.rule === 'first' || row.key === 'burn_multiple') content = byMonth(p.months);
+      else if (row.rule === 'special') {
+        content =
+          row.key === 'arr_progress' || row.key === 'revenue_rate' || row.key === 'required_cash'
+            ? when(all, whole[r]?.[column])
+            : (whole[r]?.[column] ?? null);
+      } else content = whole[r]?.[column] ?? null;
+      set(r, column, when(any, content));
+    });
+  }
+  return out;
+}
+
+/** The Variance sheet with each period not compared at export compared while any of its months is ACT. */
+export function dynamicVariance(c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
+  return base.map((row, r) =>
+    row.map((content, column) => {
+      const p = periodOfColumn.get(column);
+      if (r === 0 || column === 0 || !p) return grid?.[r]?.[column] ?? content;
+      const months = p.kind === 'month' ? [p.t] : p.months;
+      if (grid && months.some((t) => c.act.includes(t))) return grid[r]?.[column] ?? null;
+      return when(periodConditions(c, months).any, content);
+    }),
+  );
+}
+
+/**
+ * The Dashboard of a case computed from the latest ACT month of the flags sheet: the latest value, the 3/6/12-month
+ * averages, the fiscal year achieved, the latest month, the MRR goal and as-is. `view` is the Actual sheet, `estimate`
+ * and `actualToDate` the case's; `base` is the Dashboard compiled with every month ACT (the rate rows' formulas).
+ */
+export function dynamicDashboard(input: {
+  plan: PlanFile;
+  c: CaseLayout;
+  grid: Grid;
+  base: Grid;
+  view: string;
+  estimate: string;
+  actualToDate: string;
+  asOfMonth: number;
+  /** The case had no ACT month at export: the estimate stands for the view until one is typed. */
+  bare: boolean;
+}): Grid {
+  const { plan, c, base, view, estimate, actualToDate } = input;
+  const d = c.dashboard;
+  const rows = rowsFor(plan.template);
+  const out = input.grid.map((row) => row.slice());
+  const set = (row: number, column: number, content: string | number | null) => {
+    const r = out[row];
+    if (r) r[column] = content;
+  };
+  const L = latestRef(c.index);
+  const lastColumn = columnLetter(PERIOD_COLUMNS);
+  const columns = `${a1(COLUMN_ROW, 1, actMonthsSheetName(c.index), true)}:${a1(COLUMN_ROW, PLAN_MONTHS, undefined, true)}`;
+  const at = (sheet: string, key: string, month: string) => {
+    const r = (c.rowOf[key] ?? 0) + 1;
+    return `INDEX(${sheet}!$A$${r}:$${lastColumn}$${r},1,INDEX(${columns},1,${month}))`;
+  };
+  const year = `INT((${L}-1)/12)+1`;
+  const byYear = (sheet: string, key: string) =>
+    `CHOOSE(${year},${[1, 2, 3, 4, 5, 6].map((y) => a1(c.rowOf[key] ?? 0, yearColumn(y), sheet)).join(',')})`;
+  for (const row of rows) {
+    const r = d.metricRow[row.key];
+    if (r === undefined) continue;
+    const latest = at(view, row.key, L);
+    set(r, d.column.latest_value, `=IF(${L}=0,"",IF(${latest}="","",${latest}))`);
+    for (const [name, n] of [
+      ['ave_three_monthes', 3],
+      ['ave_six_monthes', 6],
+      ['ave_twelve_monthes', 12],
+    ] as const) {
+      const column = d.column[name];
+      let content: string | null = null;
+      if (row.rule === 'sum' || row.rule === 'last' || row.rule === 'first') {
+        const terms = Array.from(
+          { length: n },
+          (_, k) => `(${L}-${k}>=1)*IFERROR(1*${at(view, row.key, `MAX(1,${L}-${k})`)},0)`,
+        );
+        content = `=IF(${L}=0,"",(${terms.join('+')})/MIN(${n},${L}))`;
+      } else if (row.rule === 'same') {
+        const f = base[r]?.[column];
+        content = f == null ? null : `=IF(${L}=0,"",${expression(f)})`;
+      } else if (row.key === 'burn_multiple') {
+        const arr = at(view, 'arr', L);
+        const before = `IF(${L}-${n}>=1,${at(view, 'arr', `MAX(1,${L}-${n})`)},0)`;
+        const oi = a1(d.metricRow.operating_income ?? 0, column);
+        content = `=IF(${L}=0,"",IF(${arr}-${before}>0,MAX(0,-${oi})*MIN(${n},${L})/(${arr}-${before}),""))`;
+      }
+      set(r, column, content);
+    }
+    const ytd = byYear(actualToDate, row.key);
+    const planned = byYear(estimate, row.key);
+    set(
+      r,
+      d.column.fiscal_year_achieved,
+      `=IF(${L}=0,"",IF(OR(${ytd}="",${planned}=""),"",IFERROR(${ytd}/${planned},"")))`,
+    );
+  }
+  const s = (key: keyof typeof d.scalarRow) => d.scalarRow[key];
+  set(s('latest_actual_month'), 1, `=IF(${L}=0,"",${L})`);
+  if (input.bare) {
+    const cash = (sheet: string) => a1(c.rowOf.cash_out_month ?? 0, yearColumn(6), sheet);
+    set(s('cash_out_month'), 1, `=IF(${L}=0,${cash(estimate)},${cash(view)})`);
+  }
+  const asOf = Math.min(72, Math.max(1, input.asOfMonth));
+  const goalYear = `MIN(6,MAX(1,INT((IF(${L}=0,${asOf},${L})-1)/12)+1))`;
+  const goals = [1, 2, 3, 4, 5, 6].map((y) => a1(c.rowOf.mrr ?? 0, monthColumn(12 * y), estimate));
+  set(s('mrr_goal'), 1, `=CHOOSE(${goalYear},${goals.join(',')})`);
+  set(s('mrr_as_is'), 1, `=IF(${L}=0,"",${at(view, 'mrr', L)})`);
+  return out;
+}
