@@ -376,6 +376,27 @@ describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Ca
     wb.destroy();
   }, 180_000);
 
+  it('keeps a reversed month EST while its kept values stand, and turns it ACT when one is changed', async () => {
+    const plan = await fixture('actuals-revisions.json');
+    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+    wb.apply({ type: 'reverse', caseIndex: 0, month: 5 });
+    const c = wb.caseLayout(0);
+    expect(c.act).toEqual([1, 2, 3, 4, 6]);
+    const kept = wb.plan.cases[0]?.actuals['5']?.order;
+    expect(kept).toBeDefined();
+    const untouched = differences(wb, await typedInCalc(wb, []));
+    expect(untouched.slice(0, 20), `${untouched.length} cells differ`).toEqual([]);
+    const calc = await typedInCalc(wb, [{ key: 'order', t: 5, value: (kept ?? 0) + 2 }]);
+    const edited = PlanWorkbook.build(wb.plan, { asOf: AS_OF });
+    edited.apply({ type: 'actual', caseIndex: 0, month: 5, values: { order: (kept ?? 0) + 2 } });
+    expect(edited.caseLayout(0).act).toEqual([1, 2, 3, 4, 5, 6]);
+    const problems = differences(edited, calc);
+    expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
+    expect(Number(calc.get(c.sheets.actual ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(5)])).toBe((kept ?? 0) + 2);
+    edited.destroy();
+    wb.destroy();
+  }, 180_000);
+
   it('keeps every sheet as exported when nothing is typed', async () => {
     const plan = await fixture('actuals-revisions.json');
     const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
