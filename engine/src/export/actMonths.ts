@@ -42,9 +42,18 @@ export const flagRef = (caseIndex: number, t: number): string => a1(FLAG_ROW, t,
 /** The cell of the latest ACT month (0 when none). */
 export const latestRef = (caseIndex: number): string => a1(LATEST_ROW, 1, actMonthsSheetName(caseIndex), true);
 
-/** Month t's flag as a condition, or undefined when the month was ACT at export (always true). */
-function flagCondition(c: CaseLayout, t: number): string | undefined {
-  return c.act.includes(t) ? undefined : `${flagRef(c.index, t)}=1`;
+/**
+ * The months ACT at export whatever the actual-inputs sheet holds: ACT months without an entered value (whose column
+ * is empty). Every other month is ACT while its flag is 1.
+ */
+export function fixedMonths(plan: PlanFile, c: CaseLayout): Set<number> {
+  const actuals = plan.cases[c.index]?.actuals ?? {};
+  return new Set(c.act.filter((t) => !Object.keys(actuals[String(t)] ?? {}).some((k) => k !== 'status')));
+}
+
+/** Month t's flag as a condition, or undefined when the month is ACT whatever is typed (always true). */
+function flagCondition(c: CaseLayout, fixed: Set<number>, t: number): string | undefined {
+  return fixed.has(t) ? undefined : `${flagRef(c.index, t)}=1`;
 }
 
 /** The grid of case `c`'s flags sheet and its values for the plan as exported. */
@@ -63,7 +72,8 @@ export function actMonthsGrid(plan: PlanFile, c: CaseLayout): { grid: Grid; valu
     const range = `${inputs}!$${letter}$2:$${letter}$${lastRow}`;
     const stored = planCase?.actuals[String(t)];
     let flag: string | number;
-    if (c.act.includes(t)) flag = 1;
+    if (c.act.includes(t) && !Object.keys(stored ?? {}).some((k) => k !== 'status')) flag = 1;
+    else if (c.act.includes(t)) flag = `=IF(COUNT(${range})>0,1,0)`;
     else if (stored && Object.keys(stored).some((k) => k !== 'status')) {
       // A reversed month stays EST while its kept values are unchanged.
       const unchanged = keys.map((key) => {
@@ -89,9 +99,9 @@ export function actMonthsGrid(plan: PlanFile, c: CaseLayout): { grid: Grid; valu
 }
 
 /** Conditions over the flags of a period's months: any of them ACT, all of them ACT (undefined: always true). */
-function periodConditions(c: CaseLayout, months: number[]): { any?: string; all?: string } {
-  if (months.some((t) => c.act.includes(t))) {
-    const all = months.every((t) => c.act.includes(t));
+function periodConditions(c: CaseLayout, fixed: Set<number>, months: number[]): { any?: string; all?: string } {
+  if (months.some((t) => fixed.has(t))) {
+    const all = months.every((t) => fixed.has(t));
     if (all) return {};
     return { all: `SUM(${flagRange(c, months)})=${months.length}` };
   }
@@ -135,13 +145,14 @@ export function dynamicMasked(
 ): Grid {
   const rows = rowsFor(plan.template);
   const src = new PeriodSheet(source, rows, '', plan.start_year, plan.start_month);
+  const fixed = fixedMonths(plan, c);
   const out = grid.map((row) => row.slice());
   const set = (row: number, column: number, content: string | number | null) => {
     const r = out[row];
     if (r) r[column] = content;
   };
   for (let t = 1; t <= PLAN_MONTHS; t++) {
-    const condition = flagCondition(c, t);
+    const condition = flagCondition(c, fixed, t);
     if (condition === undefined) continue;
     const column = monthColumn(t);
     rows.forEach((_, i) => {
@@ -150,7 +161,7 @@ export function dynamicMasked(
   }
   for (const p of ALL_PERIODS) {
     if (p.kind === 'month') continue;
-    if (p.months.every((t) => c.act.includes(t))) continue;
+    if (p.months.every((t) => fixed.has(t))) continue;
     const column = periodColumn(p);
     const cellsOf = (months: number[]) => {
       const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
@@ -164,7 +175,7 @@ export function dynamicMasked(
     };
     const whole = cellsOf(p.months);
     const single = new Map(p.months.map((t) => [t, cellsOf([t])]));
-    const { any, all } = periodConditions(c, p.months);
+    const { any, all } = periodConditions(c, fixed, p.months);
     rows.forEach((row, i) => {
       const r = i + 1;
       const byMonth = (order: number[]) => {
@@ -172,7 +183,7 @@ export function dynamicMasked(
         let e = '""';
         for (const t of [...order].reverse()) {
           const cell = expression(single.get(t)?.[r]?.[column]);
-          const condition = flagCondition(c, t);
+          const condition = flagCondition(c, fixed, t);
           e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
         }
         return `=${e}`;
@@ -193,14 +204,15 @@ export function dynamicMasked(
 }
 
 /** The Variance sheet with each period not compared at export compared while any of its months is ACT. */
-export function dynamicVariance(c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
+export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
+  const fixed = fixedMonths(plan, c);
   return base.map((row, r) =>
     row.map((content, column) => {
       const p = periodOfColumn.get(column);
       if (r === 0 || column === 0 || !p) return grid?.[r]?.[column] ?? content;
       const months = p.kind === 'month' ? [p.t] : p.months;
-      if (grid && months.some((t) => c.act.includes(t))) return grid[r]?.[column] ?? null;
-      return when(periodConditions(c, months).any, content);
+      if (grid && months.some((t) => fixed.has(t))) return grid[r]?.[column] ?? null;
+      return when(periodConditions(c, fixed, months).any, content);
     }),
   );
 }

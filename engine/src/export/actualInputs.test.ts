@@ -198,14 +198,24 @@ describe('the actual-inputs sheets', () => {
     const c = wb.caseLayout(0);
     const actual = book.getWorksheet(c.sheets.actual ?? '');
     const sessionJan = actual?.getCell(a1(c.rowOf.session ?? 0, 1));
-    // Without an entered value the month keeps what the engine puts there (here the plan's sessions).
-    expect(sessionJan?.formula).toMatch(/^IF\('C1 Actuals'!C2="",C1_Estimate!B\d+,'C1 Actuals'!C2\)$/);
+    // While January is ACT (its flag in C1_ActMonths!B2 is 1) a cell without an entered value keeps what the engine
+    // puts there (here the plan's sessions); January emptied whole is EST again, the month as forecast.
+    expect(sessionJan?.formula).toMatch(
+      /^IF\(C1_ActMonths!\$B\$2=1,IF\('C1 Actuals'!C2="",C1_Estimate!B\d+,'C1 Actuals'!C2\),.+\)$/,
+    );
     const orderJan = actual?.getCell(a1(c.rowOf.order ?? 0, 1));
-    expect(orderJan?.formula).toMatch(/^IF\('C1 Actuals'!C5="",.+,'C1 Actuals'!C5\)$/);
+    expect(orderJan?.formula).toMatch(/^IF\(C1_ActMonths!\$B\$2=1,IF\('C1 Actuals'!C5="",.+,'C1 Actuals'!C5\),.+\)$/);
     expect(orderJan?.result).toBe(1);
     expect(sessionJan?.result).toBe(1000);
     const arpaJan = actual?.getCell(a1(c.rowOf.arpa ?? 0, 1));
-    expect(arpaJan?.formula).toMatch(/^IF\('C1 Actuals'!C7="",C1_Estimate!B\d+,'C1 Actuals'!C7\)$/);
+    expect(arpaJan?.formula).toMatch(/IF\('C1 Actuals'!C7="",C1_Estimate!B\d+,'C1 Actuals'!C7\)/);
+    const flags = book.getWorksheet('C1_ActMonths');
+    expect(flags?.state).toBe('hidden');
+    expect(flags?.getCell('B2').formula).toBe("IF(COUNT('C1 Actuals'!$C$2:$C$18)>0,1,0)");
+    expect(flags?.getCell('B2').result).toBe(1);
+    // Month 7 has no actuals: EST, and the latest ACT month is 6.
+    expect(flags?.getCell('H2').result).toBe(0);
+    expect(flags?.getCell('B3').result).toBe(6);
     expect(book.getWorksheet('Topline')?.state).toBe('hidden');
     expect(actualInputsSheetName(2)).toBe('C3 Actuals');
   });
@@ -220,6 +230,7 @@ const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].fin
 async function typedInCalc(
   wb: PlanWorkbook,
   typed: { key: string; t: number; value: number }[],
+  edit?: (inputs: ExcelJS.Worksheet) => void,
 ): Promise<Map<string, string[][]>> {
   const book = new ExcelJS.Workbook();
   await book.xlsx.load((await exportXlsx(wb, { cachedValues: false })) as unknown as ArrayBuffer);
@@ -227,6 +238,7 @@ async function typedInCalc(
   if (!inputs) throw new Error('no actual-inputs sheet');
   const rows = actualInputRows(wb.plan.template);
   for (const { key, t, value } of typed) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(t) + 1).value = value;
+  edit?.(inputs);
   const titles = book.worksheets.map((s) => s.name);
   const dir = await mkdtemp(join(tmpdir(), 'topline-actual-inputs-'));
   try {
@@ -393,6 +405,32 @@ describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Ca
     const problems = differences(edited, calc);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
     expect(Number(calc.get(c.sheets.actual ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(5)])).toBe((kept ?? 0) + 2);
+    edited.destroy();
+    wb.destroy();
+  }, 180_000);
+
+  it('turns an ACT month whose column is emptied EST again on every sheet', async () => {
+    const plan = await fixture('actuals-revisions.json');
+    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+    const c = wb.caseLayout(0);
+    const entered = Object.keys(wb.plan.cases[0]?.actuals['3'] ?? {}).filter((k) => k !== 'status');
+    expect(entered.length).toBeGreaterThan(5);
+    const calc = await typedInCalc(wb, [], (inputs) => {
+      const rows = actualInputRows(wb.plan.template);
+      for (const key of entered) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(3) + 1).value = null;
+    });
+    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+    edited.apply({
+      type: 'actual',
+      caseIndex: 0,
+      month: 3,
+      values: Object.fromEntries(entered.map((k) => [k, null])),
+    });
+    edited.apply({ type: 'reverse', caseIndex: 0, month: 3 });
+    expect(edited.caseLayout(0).act).toEqual([1, 2, 4, 5, 6]);
+    const problems = differences(edited, calc);
+    expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
+    expect(calc.get(c.sheets.actualToDate ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(3)]).toBe('');
     edited.destroy();
     wb.destroy();
   }, 180_000);

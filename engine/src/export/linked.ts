@@ -14,6 +14,7 @@ import {
   dynamicDashboard,
   dynamicMasked,
   dynamicVariance,
+  fixedMonths,
   flagRef,
 } from './actMonths';
 import {
@@ -51,7 +52,7 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
-  const { cells: conditional, added, act } = conditionalMonths(wb);
+  const { cells: conditional, added, act } = conditionalMonths(wb, linked);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
@@ -146,7 +147,7 @@ function dependentSheets(wb: PlanWorkbook, act: CompiledWorkbook, sheets: Export
     const replaced: [string, Grid][] = [
       [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
       [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
-      [variance, dynamicVariance(c, own ? wb.grid(variance) : undefined, base(variance))],
+      [variance, dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance))],
     ];
     const layout = {
       ...wb.layout,
@@ -216,7 +217,10 @@ type CellFormula = { row: number; column: number; formula: string };
  * its entered inputs reading the actual-inputs sheet like `linkedActualCells`; whether a month is ACT is its flag in
  * the case's flags sheet (`actMonths.ts`). A case without an Actual sheet (no ACT month at export) gets one.
  */
-function conditionalMonths(wb: PlanWorkbook): {
+function conditionalMonths(
+  wb: PlanWorkbook,
+  linked: Map<string, CellFormula[]>,
+): {
   cells: Map<string, CellFormula[]>;
   added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
   act: CompiledWorkbook;
@@ -240,9 +244,9 @@ function conditionalMonths(wb: PlanWorkbook): {
     );
   const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
   // A case without ACT months: its forecast months as the Actual sheet computes them (month 72's from another).
-  const bare = layout.cases.some((c) => !c.sheets.actual);
-  const lastAct = bare ? variant([PLAN_MONTHS]) : undefined;
-  const firstAct = bare ? variant([1]) : undefined;
+  // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
+  const lastAct = variant([PLAN_MONTHS]);
+  const firstAct = variant([1]);
   const linkedAct = new Map<string, string>();
   for (const [path, cells] of act.inputCells) {
     const ref = inputReference(plan, path);
@@ -256,8 +260,7 @@ function conditionalMonths(wb: PlanWorkbook): {
     const own = c.sheets.actual;
     const sheet = own ?? act.cases[c.index]?.sheets.actual;
     let grid = own ? wb.grid(own) : undefined;
-    if (!own && sheet && lastAct && firstAct) {
-      // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
+    if (!own && sheet) {
       const last = lastAct.sheets[sheet];
       const first = firstAct.sheets[sheet];
       if (last && first) {
@@ -272,9 +275,23 @@ function conditionalMonths(wb: PlanWorkbook): {
     const actGrid = sheet ? act.sheets[sheet] : undefined;
     if (!sheet || !grid || !actGrid) continue;
     const list: CellFormula[] = [];
+    const fixed = fixedMonths(plan, c);
+    const linkedOf = new Map((own ? (linked.get(own) ?? []) : []).map((x) => [`${x.row}!${x.column}`, x.formula]));
     for (let t = 1; t <= PLAN_MONTHS; t++) {
-      if (c.act.includes(t)) continue;
+      if (fixed.has(t)) continue;
       const column = monthColumn(t);
+      if (c.act.includes(t)) {
+        // An ACT month emptied whole in the actual-inputs sheet is EST again: the month as forecast.
+        const est = (t === PLAN_MONTHS ? firstAct : lastAct).sheets[sheet];
+        for (const row of Object.values(c.rowOf)) {
+          const now = linkedOf.get(`${row}!${column}`) ?? grid[row]?.[column] ?? null;
+          const asAct = expression(now);
+          const asEst = expression(est?.[row]?.[column] ?? null);
+          if (asAct === asEst) continue;
+          list.push({ row, column, formula: `=IF(${flagRef(c.index, t)}=1,${asAct},${asEst})` });
+        }
+        continue;
+      }
       const entered = `${flagRef(c.index, t)}=1`;
       for (const row of Object.values(c.rowOf)) {
         const now = grid[row]?.[column] ?? null;
