@@ -413,6 +413,11 @@ describe('working screens in headless Chromium', () => {
     expect(await page.locator('[data-test="budgetary-averages"]').textContent()).toBe(
       formatPercent((ga?.budgetary_averages ?? 0) / 100),
     );
+    // Red means a negative figure and nothing else: the budget used over 100% is amber, the negative remainder red.
+    const colour = (nth: number) => summary.nth(nth).evaluate((el) => getComputedStyle(el).color);
+    expect(await colour(2)).toBe('rgb(154, 91, 0)');
+    expect(ga?.remaining_budget).toBeLessThan(0);
+    expect(await colour(3)).toBe('rgb(209, 54, 75)');
     // The warning shows first from the browser's engine; the saved answer then replaces the local row (AG Grid
     // animates the swap), and the form closes once that answer is in.
     await form.waitFor({ state: 'detached' });

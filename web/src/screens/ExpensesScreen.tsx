@@ -174,7 +174,7 @@ export default function ExpensesScreen() {
               <span>{t('ws.cost.itemsTotal')}</span>
               <strong>{formatNumber(groupYear.total)}</strong>
             </div>
-            <div className={`ws-stat${groupYear.over_budget ? ' ws-negative' : ''}`}>
+            <div className={`ws-stat${groupYear.over_budget ? ' ws-over-budget' : ''}`}>
               <span>{t('ws.cost.budgetaryAverages')}</span>
               <strong data-test="budgetary-averages">
                 {formatPercent(groupYear.budgetary_averages === null ? null : groupYear.budgetary_averages / 100)}
