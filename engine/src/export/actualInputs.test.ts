@@ -198,17 +198,21 @@ describe('the actual-inputs sheets', () => {
     const c = wb.caseLayout(0);
     const actual = book.getWorksheet(c.sheets.actual ?? '');
     const sessionJan = actual?.getCell(a1(c.rowOf.session ?? 0, 1));
-    // While January is ACT (its flag in C1_ActMonths!B2 is 1) a cell without an entered value keeps what the engine
-    // puts there (here the plan's sessions); January emptied whole is EST again, the month as forecast.
-    expect(sessionJan?.formula).toMatch(
-      /^IF\(C1_ActMonths!\$B\$2=1,IF\('C1 Actuals'!C2="",C1_Estimate!B\d+,'C1 Actuals'!C2\),.+\)$/,
-    );
+    // January is ACT while its flag in C1_ActMonths!B2 is 1, else EST again (emptied whole): each side is computed
+    // in a hidden sheet of its own. As ACT, a cell without an entered value keeps what the engine puts there (here
+    // the plan's sessions).
+    const session = a1(c.rowOf.session ?? 0, 1);
+    expect(sessionJan?.formula).toBe(`IF(C1_ActMonths!$B$2=1,C1_Actual_ACT!${session},C1_Actual_EST!${session})`);
+    const asAct = book.getWorksheet('C1_Actual_ACT');
+    expect(asAct?.getCell(session).formula).toMatch(/^IF\('C1 Actuals'!C2="",C1_Estimate!B\d+,'C1 Actuals'!C2\)$/);
     const orderJan = actual?.getCell(a1(c.rowOf.order ?? 0, 1));
-    expect(orderJan?.formula).toMatch(/^IF\(C1_ActMonths!\$B\$2=1,IF\('C1 Actuals'!C5="",.+,'C1 Actuals'!C5\),.+\)$/);
+    expect(asAct?.getCell(a1(c.rowOf.order ?? 0, 1)).formula).toMatch(/^IF\('C1 Actuals'!C5="",.+,'C1 Actuals'!C5\)$/);
     expect(orderJan?.result).toBe(1);
     expect(sessionJan?.result).toBe(1000);
-    const arpaJan = actual?.getCell(a1(c.rowOf.arpa ?? 0, 1));
-    expect(arpaJan?.formula).toMatch(/IF\('C1 Actuals'!C7="",C1_Estimate!B\d+,'C1 Actuals'!C7\)/);
+    expect(asAct?.getCell(a1(c.rowOf.arpa ?? 0, 1)).formula).toMatch(
+      /^IF\('C1 Actuals'!C7="",C1_Estimate!B\d+,'C1 Actuals'!C7\)$/,
+    );
+    expect(asAct?.state).toBe('hidden');
     const flags = book.getWorksheet('C1_ActMonths');
     expect(flags?.state).toBe('hidden');
     expect(flags?.getCell('B2').formula).toBe("IF(COUNT('C1 Actuals'!$C$2:$C$18)>0,1,0)");

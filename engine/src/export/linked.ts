@@ -4,10 +4,12 @@
  * the workbook), the actual-inputs sheets themselves, and, when the plan's id is given, the hidden `Topline` sheet
  * that names the plan for the import.
  */
+
+import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
 import { a1, monthColumn } from '../layout';
 import { type ActualKey, PLAN_MONTHS, type PlanFile } from '../schema';
-import type { PlanWorkbook, Value } from '../workbook';
+import { HYPERFORMULA_CONFIG, type PlanWorkbook, type Value } from '../workbook';
 import {
   actMonthsGrid,
   actMonthsSheetName,
@@ -26,7 +28,7 @@ import {
   planMarkerGrid,
 } from './actualInputs';
 import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
-import { quoteSheet } from './references';
+import { columnIndex, quoteSheet } from './references';
 import { type UserTextOf, userText } from './userText';
 
 export interface ExportSheet {
@@ -52,7 +54,7 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
-  const { cells: conditional, added, act } = conditionalMonths(wb, linked);
+  const { cells: conditional, added, act, sides } = conditionalMonths(wb, linked);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
@@ -113,6 +115,23 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
       hidden: true,
     });
   }
+  const sideSheets: ExportSheet[] = sides.flatMap((side) =>
+    (
+      [
+        [`${side.sheet}_ACT`, side.act],
+        [`${side.sheet}_EST`, side.est],
+      ] as const
+    ).map(([name, grid]) => ({
+      name,
+      grid,
+      formatOf: () => undefined,
+      textOf: () => undefined,
+      frozenColumns: 1,
+      hidden: true,
+    })),
+  );
+  sideValues(wb, sheets, sideSheets);
+  sheets.push(...sideSheets);
   if (options.planId !== undefined) {
     const grid = planMarkerGrid(options.planId);
     sheets.push({
@@ -224,6 +243,7 @@ function conditionalMonths(
   cells: Map<string, CellFormula[]>;
   added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
   act: CompiledWorkbook;
+  sides: ExportSheetSide[];
 } {
   const plan = wb.plan;
   const layout = wb.layout;
@@ -256,6 +276,30 @@ function conditionalMonths(
       linkedAct.set(`${cell.sheet}!${cell.row}!${cell.column}`, `IF(${ref}="",${expression(content)},${ref})`);
     }
   }
+  const sides: ExportSheetSide[] = [];
+  /**
+   * The month cell as `=IF(<flag>,<its ACT side>,<its EST side>)`, each side in a hidden sheet of its own
+   * (`C1_Actual_ACT`, `C1_Actual_EST`): the two sides compute a month's figures in opposite directions (customers from
+   * orders, or orders from the revenue path), so in one cell they would refer to each other, a circular reference for
+   * Excel, Sheets and HyperFormula, which see every reference of a formula whether or not its branch is taken.
+   */
+  const split = (sheet: string, row: number, column: number, condition: string, ifAct: string, ifEst: string) => {
+    let side = sides.find((x) => x.sheet === sheet);
+    if (!side) {
+      const size = (wb.layout.sheets[sheet] ?? act.sheets[sheet] ?? []).map((r) => r.map(() => null));
+      side = { sheet, act: size.map((r) => r.slice()), est: size.map((r) => r.slice()), columns: new Set() };
+      sides.push(side);
+    }
+    const put = (grid: Grid, name: string, content: string) => {
+      const r = grid[row];
+      if (r) r[column] = `=${sameColumnTo(content, sheet, column, name)}`;
+      return a1(row, column, name);
+    };
+    side.columns.add(column);
+    const a = put(side.act, `${sheet}_ACT`, ifAct);
+    const e = put(side.est, `${sheet}_EST`, ifEst);
+    return `=IF(${condition},${a},${e})`;
+  };
   for (const c of layout.cases) {
     const own = c.sheets.actual;
     const sheet = own ?? act.cases[c.index]?.sheets.actual;
@@ -288,7 +332,7 @@ function conditionalMonths(
           const asAct = expression(now);
           const asEst = expression(est?.[row]?.[column] ?? null);
           if (asAct === asEst) continue;
-          list.push({ row, column, formula: `=IF(${flagRef(c.index, t)}=1,${asAct},${asEst})` });
+          list.push({ row, column, formula: split(sheet, row, column, `${flagRef(c.index, t)}=1`, asAct, asEst) });
         }
         continue;
       }
@@ -298,8 +342,24 @@ function conditionalMonths(
         const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
         const asIs = expression(now);
         if (ifAct === asIs) continue;
-        list.push({ row, column, formula: `=IF(${entered},${ifAct},${asIs})` });
+        list.push({ row, column, formula: split(sheet, row, column, entered, ifAct, asIs) });
       }
+    }
+    // The cells of those columns that both sides share, so that each side computes its month on its own.
+    const side = sides.find((x) => x.sheet === sheet);
+    for (const column of side?.columns ?? []) {
+      grid.forEach((row, r) => {
+        if (r === 0 || !side) return;
+        const content = linkedOf.get(`${r}!${column}`) ?? row[column] ?? null;
+        if (content === null || side.act[r]?.[column] !== null) return;
+        for (const [g, name] of [
+          [side.act, `${sheet}_ACT`],
+          [side.est, `${sheet}_EST`],
+        ] as const) {
+          const target = g[r];
+          if (target) target[column] = `=${sameColumnTo(expression(content), sheet, column, name)}`;
+        }
+      });
     }
     if (own) out.set(sheet, list);
     else {
@@ -310,7 +370,67 @@ function conditionalMonths(
       }
     }
   }
-  return { cells: out, added, act };
+  return { cells: out, added, act, sides };
+}
+
+/**
+ * The values of the side sheets for the plan as exported (their formulas' cached results), computed by HyperFormula
+ * over the other sheets' values: the engine's workbook does not hold them.
+ */
+function sideValues(wb: PlanWorkbook, sheets: ExportSheet[], sideSheets: ExportSheet[]): void {
+  if (sideSheets.length === 0) return;
+  const data: Record<string, RawCellContent[][]> = {};
+  for (const s of sheets) {
+    // A text value that looks like a formula (a cost item's name) is not one here.
+    const text = (v: Value) => (typeof v === 'string' && v.startsWith('=') ? null : v);
+    data[s.name] = s.values ? s.values.map((row) => row.map(text)) : s.grid;
+  }
+  for (const s of sideSheets) data[s.name] = s.grid;
+  const hf = HyperFormula.buildFromSheets(
+    data,
+    { ...HYPERFORMULA_CONFIG },
+    wb.layout.names.map((n) => ({ name: n.name, expression: n.expression })),
+  );
+  try {
+    for (const s of sideSheets) {
+      const id = hf.getSheetId(s.name) ?? -1;
+      s.values = s.grid.map((row, r) =>
+        row.map((content, col) => {
+          if (typeof content !== 'string' || !content.startsWith('=')) return content;
+          const v = hf.getCellValue({ sheet: id, row: r, col });
+          return v === null || typeof v !== 'object' ? (v as Value) : null;
+        }),
+      );
+    }
+  } finally {
+    hf.destroy();
+  }
+}
+
+/** The ACT and EST sides of an Actual sheet's conditional month cells. */
+interface ExportSheetSide {
+  sheet: string;
+  act: Grid;
+  est: Grid;
+  /** The columns with conditional cells; every other cell of such a column is copied into both sides. */
+  columns: Set<number>;
+}
+
+const TOKEN =
+  /("(?:[^"]|"")*")|('(?:[^']|'')+'|[A-Za-z_][\w.]*)!(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)|(?<![\w.$!:'])(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)(?![\w(!])/g;
+
+/**
+ * A formula of `sheet` moved to the sheet `to`: references to `sheet`'s cells in `column` point to the same cells of
+ * `to`, every other reference of `sheet` is qualified with its name.
+ */
+function sameColumnTo(formula: string, sheet: string, column: number, to: string): string {
+  const inColumn = (ref: string) =>
+    ref.split(':').every((end) => columnIndex(end.replace(/\$/g, '').replace(/\d+$/, '')) === column);
+  return formula.replace(TOKEN, (match, text, prefix, qualified, bare) => {
+    if (text !== undefined) return match;
+    if (qualified !== undefined) return prefix === sheet && inColumn(qualified) ? `${to}!${qualified}` : match;
+    return `${inColumn(bare) ? to : sheet}!${bare}`;
+  });
 }
 
 /** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */

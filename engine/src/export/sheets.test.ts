@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HyperFormula } from 'hyperformula';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionRow } from '../compile/assumptions';
-import { monthColumn, quarterColumn } from '../layout';
-import { PlanWorkbook } from '../workbook';
+import { a1, monthColumn, quarterColumn } from '../layout';
+import { HYPERFORMULA_CONFIG, PlanWorkbook } from '../workbook';
+import { actualInputColumn, actualInputRows } from './actualInputs';
+import { quoteSheet } from './references';
 import { type SheetsGrid, sheetsBatchRequests, sheetsGrid, sheetsValueUpdate } from './sheets';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
@@ -36,13 +39,16 @@ describe('sheetsGrid', () => {
       'C1_Variance',
       ...names.slice(estimateAt + 1),
       'C1 Actuals',
-      // Hidden: which months are ACT, from what the actual-inputs sheet holds.
+      // Hidden: which months are ACT, from what the actual-inputs sheet holds, and the Actual sheet's months as ACT
+      // and as forecast.
       'C1_ActMonths',
+      'C1_Actual_ACT',
+      'C1_Actual_EST',
     ]);
-    expect(grid.sheets.at(-1)?.hidden).toBe(true);
+    expect(grid.sheets.slice(-3).map((s) => s.hidden)).toEqual([true, true, true]);
     const actual = grid.sheets.find((s) => s.title === 'C1_Actual');
     expect(actual?.rows[1]?.[1]?.formula).toMatch(/^=/);
-    expect(grid.sheets.at(-2)?.frozenColumnCount).toBe(2);
+    expect(grid.sheets.find((s) => s.title === 'C1 Actuals')?.frozenColumnCount).toBe(2);
     for (const s of workbookSheets(grid)) {
       const cells = wb.grid(s.title);
       expect(s.rows.length).toBe(cells.length);
@@ -201,6 +207,83 @@ describe('sheetsGrid with user text that looks like a formula', () => {
     if (!update || !('updateCells' in update)) throw new Error('no updateCells for the costs sheet');
     expect(update.updateCells.rows[row]?.values[0]).toEqual({ userEnteredValue: { stringValue: NAME } });
     expect(sheetsValueUpdate(costs).values[row]?.[0]).toBe(`'${NAME}`);
+    wb.destroy();
+  });
+});
+
+/**
+ * The Google Sheets grid with values typed into its actual-inputs sheet, recalculated by HyperFormula (the engine's
+ * own calculator, standing in for Sheets): every sheet agrees with the engine after the same actuals are saved.
+ */
+describe('sheetsGrid recalculated after actuals are typed into it', () => {
+  const recalculated = (grid: SheetsGrid, typed: { row: number; column: number; value: number | null }[]) => {
+    const sheets = Object.fromEntries(
+      grid.sheets.map((s) => [s.title, s.rows.map((row) => row.map((cell) => cell.formula ?? cell.value))]),
+    );
+    const inputs = sheets['C1 Actuals'];
+    for (const { row, column, value } of typed) {
+      const r = inputs?.[row];
+      if (r) r[column] = value;
+    }
+    const names = grid.namedRanges.map((n) => ({
+      name: n.name,
+      expression: `=${quoteSheet(n.sheetTitle)}!${a1(n.startRowIndex, n.startColumnIndex, undefined, true)}${
+        n.endRowIndex - n.startRowIndex === 1 && n.endColumnIndex - n.startColumnIndex === 1
+          ? ''
+          : `:${a1(n.endRowIndex - 1, n.endColumnIndex - 1, undefined, true)}`
+      }`,
+    }));
+    return HyperFormula.buildFromSheets(sheets, { ...HYPERFORMULA_CONFIG }, names);
+  };
+
+  const differences = (engine: PlanWorkbook, hf: HyperFormula): string[] => {
+    const problems: string[] = [];
+    for (const sheet of engine.sheetNames()) {
+      const id = hf.getSheetId(sheet);
+      if (id === undefined) {
+        problems.push(`${sheet}: not in the grid`);
+        continue;
+      }
+      engine.sheetValues(sheet).forEach((row, r) => {
+        row.forEach((want, c) => {
+          const raw = hf.getCellValue({ sheet: id, row: r, col: c });
+          const got = raw === null || typeof raw !== 'object' ? raw : `#${raw.type}`;
+          const same =
+            typeof want === 'number' && typeof got === 'number'
+              ? Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want))
+              : (want ?? '') === (got ?? '');
+          if (!same) problems.push(`${sheet}!${a1(r, c)}: grid ${got}, engine ${want}`);
+        });
+      });
+    }
+    return problems;
+  };
+
+  it('recomputes every sheet as the engine does: a forecast month typed, an ACT month emptied', () => {
+    const wb = PlanWorkbook.build(plan('actuals-revisions.json'), { asOf: { year: 2026, month: 9 } });
+    const rows = actualInputRows('saas');
+    const month3 = Object.keys(wb.plan.cases[0]?.actuals['3'] ?? {}).filter((k) => k !== 'status');
+    const hf = recalculated(sheetsGrid(wb, { planId: 1 }), [
+      { row: rows.order ?? 0, column: actualInputColumn(10), value: 7 },
+      { row: rows.sm ?? 0, column: actualInputColumn(10), value: 450_000 },
+      { row: rows.order ?? 0, column: actualInputColumn(14), value: 3 },
+      ...month3.map((k) => ({ row: rows[k] ?? 0, column: actualInputColumn(3), value: null })),
+    ]);
+    const edited = PlanWorkbook.build(wb.plan, { asOf: { year: 2026, month: 9 } });
+    edited.apply([
+      { type: 'actual', caseIndex: 0, month: 10, values: { order: 7, sm: 450_000 } },
+      { type: 'actual', caseIndex: 0, month: 14, values: { order: 3 } },
+      { type: 'actual', caseIndex: 0, month: 3, values: Object.fromEntries(month3.map((k) => [k, null])) },
+      { type: 'reverse', caseIndex: 0, month: 3 },
+    ]);
+    expect(edited.caseLayout(0).act).toEqual([1, 2, 4, 5, 6, 10, 14]);
+    const problems = differences(edited, hf);
+    expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
+    const c = edited.caseLayout(0);
+    const dashboard = hf.getSheetId(c.sheets.dashboard) ?? -1;
+    expect(hf.getCellValue({ sheet: dashboard, row: c.dashboard.scalarRow.latest_actual_month, col: 1 })).toBe(14);
+    hf.destroy();
+    edited.destroy();
     wb.destroy();
   });
 });

@@ -52,6 +52,8 @@ describe('exportXlsx', () => {
       ...names.slice(estimateAt + 1),
       'C1 Actuals',
       'C1_ActMonths',
+      'C1_Actual_ACT',
+      'C1_Actual_EST',
     ]);
     expect(book.getWorksheet('C1_ActMonths')?.state).toBe('hidden');
     const estimate = wb.caseLayout(0).sheets.estimate;
