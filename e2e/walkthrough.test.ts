@@ -314,7 +314,7 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await context.close();
 
     // Free (a trial that ended, or no trial): the KPI and dashboard screens show the upgrade placeholder, which
-    // leads to Setting; no plus button; Knowledge hidden.
+    // opens the Plan tab of the settings modal; no plus button; Knowledge hidden.
     const free = await stack.api.user('free@example.com', 'free');
     const freePlan = await stack.api.call('POST', '/business-plan/create', {
       token: free.token,
