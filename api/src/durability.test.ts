@@ -21,6 +21,8 @@ interface Answer {
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field and assert every value they use
   body: any;
   text: string;
+  /** The plan version the answer reflects at least (`Plan-Version`), 0 without one. */
+  version: number;
 }
 
 /** A call to a process; 0 when it answered nothing (killed, refused). */
@@ -28,7 +30,7 @@ async function call(
   base: string,
   method: 'GET' | 'POST',
   path: string,
-  options: { token: string; body?: object; query?: Record<string, string | number> },
+  options: { token: string; body?: object; query?: Record<string, string | number>; version?: number },
 ): Promise<Answer> {
   const target = new URL(`/api/v1${path}`, base);
   for (const [k, v] of Object.entries(options.query ?? {})) target.searchParams.set(k, String(v));
@@ -37,6 +39,7 @@ async function call(
     Authorization: `Bearer ${options.token}`,
   };
   if (options.body) headers['Content-Type'] = 'application/json';
+  if (options.version !== undefined) headers['Plan-Version'] = String(options.version);
   try {
     const response = await fetch(target, {
       method,
@@ -46,9 +49,9 @@ async function call(
     const text = await response.text();
     const body = (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : null;
     checkAnswer(method, path, response.status, body);
-    return { status: response.status, body, text };
+    return { status: response.status, body, text, version: Number(response.headers.get('plan-version') ?? 0) };
   } catch (error) {
-    if (error instanceof TypeError) return { status: 0, body: null, text: '' };
+    if (error instanceof TypeError) return { status: 0, body: null, text: '', version: 0 };
     throw error;
   }
 }
@@ -206,31 +209,43 @@ describe.runIf(Boolean(databaseUrl))('two API processes on one PostgreSQL', () =
     const { env, token, memberToken, planId, caseId, roles } = await preparedStorage();
     const [one, other] = await Promise.all([started(env), started(env)]);
     const monthly = { business_plan_id: planId, case_id: caseId, year: 1 };
-    const read = (api: ApiProcess, path: string, query: Record<string, number>, as = token) =>
-      call(api.url, 'GET', path, { token: as, query });
+    const read = (api: ApiProcess, path: string, query: Record<string, number>, as = token, version?: number) =>
+      call(api.url, 'GET', path, { token: as, query, ...(version === undefined ? {} : { version }) });
     // Both processes keep the plan's access and workbook warm.
     for (const api of [one, other]) {
       expect((await read(api, '/pl/monthly/retrieve', monthly)).status).toBe(200);
       expect((await read(api, '/kpi/retrieve', { business_plan_id: planId }, memberToken)).status).toBe(200);
     }
+    const plan = { business_plan_id: planId };
     for (let i = 1; i <= 12; i++) {
       const [writer, reader] = i % 2 === 0 ? [one, other] : [other, one];
       const value = 1_000_000 + i;
       const body = { business_plan_id: planId, case_id: caseId, year: 1, month: i, equity_raised: value };
-      expect((await call(writer.url, 'POST', '/pl/monthly/cashflow/edit', { token, body })).status).toBe(200);
-      const file = await soon(
-        () => read(reader, '/business-plan/file', { business_plan_id: planId }),
-        (answer) => answer.body?.data.plan.cases[0].cash[String(planMonth(1, i))]?.equity_raised === value,
-      );
+      const written = await call(writer.url, 'POST', '/pl/monthly/cashflow/edit', { token, body });
+      expect(written.status).toBe(200);
+      expect(written.version).toBeGreaterThan(0);
+      // Sent back with the version its write was acknowledged at, the caller reads it through the other process at
+      // once: no waiting for the database's notification.
+      const file = await read(reader, '/business-plan/file', plan, token, written.version);
       expect(file.body.data.plan.cases[0].cash[String(planMonth(1, i))].equity_raised).toBe(value);
+      expect(file.version).toBeGreaterThanOrEqual(written.version);
       // The screens of both processes agree: the reader's built afresh, the writer's followed its own edit.
-      const written = await read(writer, '/pl/monthly/retrieve', monthly);
-      const seen = await soon(
-        () => read(reader, '/pl/monthly/retrieve', monthly),
-        (answer) => answer.text === written.text,
-      );
-      expect(seen.text).toBe(written.text);
+      const mine = await read(writer, '/pl/monthly/retrieve', monthly, token, written.version);
+      const seen = await read(reader, '/pl/monthly/retrieve', monthly, token, written.version);
+      expect(seen.text).toBe(mine.text);
     }
+    // A version that is not one is refused by name.
+    const bad = await call(one.url, 'GET', '/business-plan/file', { token, query: plan, version: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty('Plan-Version');
+    // Without the header, a warm process follows the other's commit once PostgreSQL's notification arrives.
+    const unseen = { business_plan_id: planId, case_id: caseId, year: 1, month: 1, equity_raised: 7_000_000 };
+    expect((await call(one.url, 'POST', '/pl/monthly/cashflow/edit', { token, body: unseen })).status).toBe(200);
+    const followed = await soon(
+      () => read(other, '/business-plan/file', plan),
+      (answer) => answer.body?.data.plan.cases[0].cash[String(planMonth(1, 1))]?.equity_raised === 7_000_000,
+    );
+    expect(followed.body.data.plan.cases[0].cash[String(planMonth(1, 1))].equity_raised).toBe(7_000_000);
     // A role taken away through one process refuses the member through the other, and given back, admits.
     for (let i = 0; i < 4; i++) {
       const [writer, reader] = i % 2 === 0 ? [one, other] : [other, one];

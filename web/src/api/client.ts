@@ -172,6 +172,21 @@ export function errorFor(status: number, method: string, body: unknown, t: Trans
   return refused(code, title ?? t('errors.title'), message ?? t('errors.unexpected'));
 }
 
+/**
+ * The newest version of each plan this browser saw acknowledged (the API's `Plan-Version` answer header), sent back
+ * with every call about that plan so that whichever API process answers reflects at least what this user saved.
+ */
+const planVersions = new Map<string, number>();
+
+/** The plan a call is about: `business_plan_id` of its query, JSON body or form. */
+function planIdOf(query: unknown, payload: unknown): string | null {
+  const from = (value: unknown) => (value === undefined || value === null ? null : String(value));
+  if (isRecord(query) && 'business_plan_id' in query) return from(query.business_plan_id);
+  if (payload instanceof FormData) return from(payload.get('business_plan_id'));
+  if (isRecord(payload) && 'business_plan_id' in payload) return from(payload.business_plan_id);
+  return null;
+}
+
 async function send<N extends RouteName>(
   method: 'GET' | 'POST',
   path: string,
@@ -187,6 +202,9 @@ async function send<N extends RouteName>(
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const planId = planIdOf(options.query, payload);
+  const seen = planId === null ? undefined : planVersions.get(planId);
+  if (seen !== undefined) headers['Plan-Version'] = String(seen);
   let requestBody: BodyInit | undefined;
   if (payload instanceof FormData) {
     requestBody = payload;
@@ -226,6 +244,10 @@ async function send<N extends RouteName>(
     throw error;
   }
   storeTokenFrom(response.headers, body);
+  const version = Number(response.headers.get('plan-version'));
+  if (planId !== null && Number.isSafeInteger(version) && version > (planVersions.get(planId) ?? 0)) {
+    planVersions.set(planId, version);
+  }
   const record = isRecord(body) ? body : {};
   return {
     status: response.status,
