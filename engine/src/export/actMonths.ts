@@ -159,19 +159,20 @@ export function dynamicMasked(
       set(i + 1, column, when(condition, base[i + 1]?.[column]));
     });
   }
+  const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
   for (const p of ALL_PERIODS) {
     if (p.kind === 'month') continue;
     if (p.months.every((t) => fixed.has(t))) continue;
     const column = periodColumn(p);
+    // The period column as aggregated over `months` (the scratch sheet's other cells are never read).
     const cellsOf = (months: number[]) => {
-      const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
       aggregatePeriod(scratch, p, {
         months,
         monthRef: (key, t) => scratch.at(key, t),
         baseMonthRef: (key, t) => src.at(key, t, true),
         basePeriodRef: (key) => src.ref(key, column, true),
       });
-      return scratch.grid;
+      return scratch.grid.map((row) => row[column] ?? null);
     };
     const whole = cellsOf(p.months);
     const single = new Map(p.months.map((t) => [t, cellsOf([t])]));
@@ -179,10 +180,10 @@ export function dynamicMasked(
     rows.forEach((row, i) => {
       const r = i + 1;
       const byMonth = (order: number[]) => {
-        if (single.get(order[0] ?? 0)?.[r]?.[column] == null) return null;
+        if (single.get(order[0] ?? 0)?.[r] == null) return null;
         let e = '""';
         for (const t of [...order].reverse()) {
-          const cell = expression(single.get(t)?.[r]?.[column]);
+          const cell = expression(single.get(t)?.[r]);
           const condition = flagCondition(c, fixed, t);
           e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
         }
@@ -194,9 +195,9 @@ export function dynamicMasked(
       else if (row.rule === 'special') {
         content =
           row.key === 'arr_progress' || row.key === 'revenue_rate' || row.key === 'required_cash'
-            ? when(all, whole[r]?.[column])
-            : (whole[r]?.[column] ?? null);
-      } else content = whole[r]?.[column] ?? null;
+            ? when(all, whole[r])
+            : (whole[r] ?? null);
+      } else content = whole[r] ?? null;
       set(r, column, when(any, content));
     });
   }

@@ -265,8 +265,17 @@ function conditionalMonths(
   const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
   // A case without ACT months: its forecast months as the Actual sheet computes them (month 72's from another).
   // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
-  const lastAct = variant([PLAN_MONTHS]);
-  const firstAct = variant([1]);
+  // Compiled when first needed.
+  let lastActPlan: CompiledWorkbook | undefined;
+  let firstActPlan: CompiledWorkbook | undefined;
+  const lastAct = () => {
+    lastActPlan ??= variant([PLAN_MONTHS]);
+    return lastActPlan;
+  };
+  const firstAct = () => {
+    firstActPlan ??= variant([1]);
+    return firstActPlan;
+  };
   const linkedAct = new Map<string, string>();
   for (const [path, cells] of act.inputCells) {
     const ref = inputReference(plan, path);
@@ -305,8 +314,8 @@ function conditionalMonths(
     const sheet = own ?? act.cases[c.index]?.sheets.actual;
     let grid = own ? wb.grid(own) : undefined;
     if (!own && sheet) {
-      const last = lastAct.sheets[sheet];
-      const first = firstAct.sheets[sheet];
+      const last = lastAct().sheets[sheet];
+      const first = firstAct().sheets[sheet];
       if (last && first) {
         grid = last.map((row) => row.slice());
         const column = monthColumn(PLAN_MONTHS);
@@ -326,7 +335,7 @@ function conditionalMonths(
       const column = monthColumn(t);
       if (c.act.includes(t)) {
         // An ACT month emptied whole in the actual-inputs sheet is EST again: the month as forecast.
-        const est = (t === PLAN_MONTHS ? firstAct : lastAct).sheets[sheet];
+        const est = (t === PLAN_MONTHS ? firstAct() : lastAct()).sheets[sheet];
         for (const row of Object.values(c.rowOf)) {
           const now = linkedOf.get(`${row}!${column}`) ?? grid[row]?.[column] ?? null;
           const asAct = expression(now);
@@ -380,10 +389,30 @@ function conditionalMonths(
 function sideValues(wb: PlanWorkbook, sheets: ExportSheet[], sideSheets: ExportSheet[]): void {
   if (sideSheets.length === 0) return;
   const data: Record<string, RawCellContent[][]> = {};
-  for (const s of sheets) {
-    // A text value that looks like a formula (a cost item's name) is not one here.
-    const text = (v: Value) => (typeof v === 'string' && v.startsWith('=') ? null : v);
-    data[s.name] = s.values ? s.values.map((row) => row.map(text)) : s.grid;
+  // Only the sheets the side sheets read, directly or through a sheet the engine holds no values of.
+  const byName = new Map(sheets.map((s) => [s.name, s]));
+  const pending = [...sideSheets, ...wb.layout.names.map((n) => ({ grid: [[n.expression]] }))];
+  const needed = new Set<string>();
+  while (pending.length > 0) {
+    const next = pending.pop();
+    for (const row of next?.grid ?? []) {
+      for (const content of row) {
+        if (typeof content !== 'string' || !content.startsWith('=')) continue;
+        for (const m of content.matchAll(/('(?:[^']|'')+'|[A-Za-z_][\w.]*)!/g)) {
+          const name = (m[1] ?? '').replace(/^'|'$/g, '').replace(/''/g, "'");
+          const s = byName.get(name);
+          if (!s || needed.has(name)) continue;
+          needed.add(name);
+          if (!s.values) pending.push(s);
+        }
+      }
+    }
+  }
+  // A text value that looks like a formula (a cost item's name) is not one here.
+  const text = (v: Value) => (typeof v === 'string' && v.startsWith('=') ? null : v);
+  for (const name of needed) {
+    const s = byName.get(name);
+    if (s) data[name] = s.values ? s.values.map((row) => row.map(text)) : s.grid;
   }
   for (const s of sideSheets) data[s.name] = s.grid;
   const hf = HyperFormula.buildFromSheets(
