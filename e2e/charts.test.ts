@@ -4,29 +4,25 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
-import { newPage, type Stack, screenshot, startStack } from './browser';
-import { cellText, signIn } from './screensHelpers';
+import { type Stack, screenshot, startStack } from './browser';
+import { cellText, ownerWithPlan } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
 let planId: number;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  owner = await stack.api.user('charts-owner@example.com', 'team');
   // ARR 100,000,000 JPY, ARPA 50,000 (2% churn), from April 2026.
-  const created = await stack.api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ business_plan_name: 'Charts plan', start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
-  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 2400, height: 1000 }));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, owner.token);
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'charts-owner@example.com',
+    planName: 'Charts plan',
+    width: 2400,
+    height: 1000,
+  }));
 }, 240_000);
 
 afterAll(async () => {

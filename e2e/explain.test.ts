@@ -1,27 +1,21 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
-import { newPage, type Stack, screenshot, startStack } from './browser';
-import { signIn } from './screensHelpers';
+import { type Stack, screenshot, startStack } from './browser';
+import { ownerWithPlan } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
 let planId: number;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  owner = await stack.api.user('explain-owner@example.com', 'team');
-  const created = await stack.api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ business_plan_name: 'Explain plan', start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
-  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, owner.token);
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'explain-owner@example.com',
+    planName: 'Explain plan',
+  }));
 }, 240_000);
 
 afterAll(async () => {

@@ -5,26 +5,21 @@ import { planForm } from '../api/src/testing/harness';
 import { formatNumber, formatPercent } from '../web/src/format/numbers';
 import { formatMetric } from '../web/src/screens/dashboard/metrics';
 import { newPage, type Stack, screenshot, startStack } from './browser';
-import { cellText, engineOf, enterCell, signIn, waitForCell } from './screensHelpers';
+import { cellText, engineOf, enterCell, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
 let planId: number;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  owner = await stack.api.user('screens-owner@example.com', 'team');
-  const created = await stack.api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ business_plan_name: 'Screens plan', start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
-  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, owner.token);
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'screens-owner@example.com',
+    planName: 'Screens plan',
+  }));
 }, 240_000);
 
 afterAll(async () => {

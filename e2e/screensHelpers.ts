@@ -4,12 +4,44 @@
  */
 import { asOfMonth } from '@topline/contract';
 import { PlanWorkbook } from '@topline/engine';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { planForm } from '../api/src/testing/harness';
 import { TOKEN_KEY } from '../web/src/api/client';
-import type { Stack } from './browser';
+import { newPage, type Stack } from './browser';
 
 export async function signIn(page: Page, token: string): Promise<void> {
   await page.addInitScript(([key, value]) => window.localStorage.setItem(key ?? '', value ?? ''), [TOKEN_KEY, token]);
+}
+
+/** A Team owner, their new plan (the default wizard inputs, from 2026/04) and an English page signed in as them. */
+export interface OwnerWithPlan {
+  owner: { token: string };
+  planId: number;
+  context: BrowserContext;
+  page: Page;
+  /** The page's uncaught errors, which a test expects to stay empty. */
+  errors: string[];
+}
+
+export async function ownerWithPlan(
+  stack: Stack,
+  options: { email: string; planName: string; width?: number; height?: number },
+): Promise<OwnerWithPlan> {
+  const owner = await stack.api.user(options.email, 'team');
+  const created = await stack.api.call('POST', '/business-plan/create', {
+    token: owner.token,
+    form: planForm({ business_plan_name: options.planName, start_year: '2026', start_month: '4' }),
+  });
+  const planId = created.body.data.business_plan_id;
+  const { context, page } = await newPage(stack, {
+    locale: 'en-US',
+    width: options.width ?? 1440,
+    height: options.height ?? 900,
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, owner.token);
+  return { owner, planId, context, page, errors };
 }
 
 /** The workbook the screens are checked against, built by the engine from the stored inputs. */

@@ -6,34 +6,28 @@
  */
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
 import { formatNumber } from '../web/src/format/numbers';
-import { newPage, type Stack, screenshot, startStack } from './browser';
-import { cellText, engineOf, enterCell, signIn, waitForCell } from './screensHelpers';
+import { type Stack, screenshot, startStack } from './browser';
+import { cellText, engineOf, enterCell, ownerWithPlan, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
 let planId: number;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 /** The write calls the page sent, by path. */
 const writes: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  owner = await stack.api.user('typed-owner@example.com', 'team');
-  const created = await stack.api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ business_plan_name: 'Typed numbers', start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
-  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
-  page.on('pageerror', (error) => errors.push(error.message));
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'typed-owner@example.com',
+    planName: 'Typed numbers',
+  }));
   page.on('request', (request: Request) => {
     if (request.method() === 'POST') writes.push(new URL(request.url()).pathname.replace('/api/v1', ''));
   });
-  await signIn(page, owner.token);
 }, 240_000);
 
 afterAll(async () => {

@@ -2,29 +2,23 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
 import { a1, monthColumn } from '../engine/src/layout';
-import { newPage, type Stack, startStack } from './browser';
-import { cellText, engineOf, signIn, waitForCell } from './screensHelpers';
+import { type Stack, startStack } from './browser';
+import { cellText, engineOf, ownerWithPlan, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
 let planId: number;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  owner = await stack.api.user('xlsx-e2e@example.com', 'team');
-  const created = await stack.api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ business_plan_name: 'Workbook plan', start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
-  ({ context, page } = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 }));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await signIn(page, owner.token);
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'xlsx-e2e@example.com',
+    planName: 'Workbook plan',
+  }));
 }, 240_000);
 
 afterAll(async () => {
