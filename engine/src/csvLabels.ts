@@ -1,69 +1,16 @@
 /**
  * The words of the CSV downloads in the interface language (Japanese or English): header words and row labels. The
  * first column keeps the row's key in both, so a file can be read by a program whatever the language. English keeps
- * the engine's row labels; Japanese uses the working screens' names (web/src/i18n/screens.ja.ts).
+ * the engine's row labels; Japanese uses the working screens' names (`labels.ts`).
  */
+import { JA_ROW_LABELS, type Language } from './labels';
 import { ROWS } from './rows';
 
-export const CSV_LANGUAGES = ['ja', 'en'] as const;
-export type CsvLanguage = (typeof CSV_LANGUAGES)[number];
-
-const JA_LABELS: Record<string, string> = {
-  arr: 'ARR',
-  mrr: 'MRR',
-  revenue: '売上高',
-  cogs: '売上原価',
-  cogs_rate: '売上原価率',
-  gross_profit: '売上総利益',
-  gross_profit_rate: '売上総利益率',
-  operating_expense: '販管費',
-  operating_expense_rate: '販管費率',
-  sm: 'S&M',
-  sm_rate: 'S&M比率',
-  rd: 'R&D',
-  rd_rate: 'R&D比率',
-  ga: 'G&A',
-  ga_rate: 'G&A比率',
-  operating_income: '営業利益',
-  operating_income_rate: '営業利益率',
-  employees: '従業員数',
-  arr_per_headcount: '1人当たりARR',
-  revenue_per_headcount: '1人当たり売上高',
-  required_cash: '必要資金',
-  arpa: 'ARPA',
-  session: 'セッション',
-  lead: 'リード',
-  lead_cvr: 'リードCVR',
-  meeting: '商談',
-  meeting_cvr: '商談CVR',
-  order: '新規顧客',
-  order_cvr: '受注CVR',
-  registration: '登録',
-  registration_cvr: '登録CVR',
-  churn: '解約顧客',
-  churn_cvr: '解約率',
-  cumulative: '累計顧客',
-  ltv: 'LTV',
-  cac: 'CAC',
-  ltv_cac: 'LTV / CAC',
-  revenue_rate: '売上成長率',
-  professional_service: 'プロフェッショナルサービス',
-  professional_service_rate: 'プロフェッショナルサービス比率',
-  recurring_revenue_rate: 'リカーリング売上比率',
-  cumulative_revenue: '累計売上高',
-  burn_multiple: 'バーンマルチプル',
-  beginning_cash_balance: '期首現預金',
-  equity_raised: '株式調達',
-  debt_raised: '借入',
-  debt_payment: '返済',
-  other: 'その他',
-  net_cash_movement: '現預金増減',
-  ending_cash_balance: '期末現預金',
-};
+export type CsvLanguage = Language;
 
 /** The label of a metric row. */
 export function csvLabel(key: string, lang: CsvLanguage): string {
-  if (lang === 'ja') return JA_LABELS[key] ?? key;
+  if (lang === 'ja') return JA_ROW_LABELS[key] ?? key;
   return ROWS.find((r) => r.key === key)?.label ?? key;
 }
 

@@ -3,69 +3,25 @@
  * English the workbook's own row labels), the periods, and the spreadsheet functions a formula is written with.
  */
 import { ASSUMPTION_ROWS, type PlanName } from './compile/assumptions';
+import { JA_ROW_LABELS, LANGUAGES, type Language } from './labels';
 import { calendarOf } from './layout';
 import { rowsFor } from './rows';
 import type { Template } from './schema';
 
-export type ExplainLanguage = 'en' | 'ja';
-export const EXPLAIN_LANGUAGES = ['en', 'ja'] as const;
+export type ExplainLanguage = Language;
+export const EXPLAIN_LANGUAGES = LANGUAGES;
 
-const JA_ROWS: Record<string, string> = {
+/** The rows' Japanese names, with the rows only an explanation reaches and longer names where a name needs one. */
+const JA_ROWS: Readonly<Record<string, string>> = {
+  ...JA_ROW_LABELS,
   t: '計画月',
   month_of_year: '年度内の月',
   segment: '成長区間（最初の目標到達からの年数）',
-  mrr: 'MRR',
-  arr: 'ARR',
   arr_progress: 'ARR / 年度目標',
-  arpa: 'ARPA',
-  cumulative: '累計顧客',
   cumulative_prev: '月初の顧客数',
-  session: 'セッション',
-  lead: 'リード',
-  meeting: '商談',
-  registration: '登録',
-  order: '新規顧客',
-  churn: '解約顧客',
-  lead_cvr: 'リードCVR',
-  meeting_cvr: '商談CVR',
-  registration_cvr: '登録CVR',
-  order_cvr: '受注CVR',
-  churn_cvr: '解約率',
-  revenue: '売上高',
-  professional_service: 'プロフェッショナルサービス',
-  professional_service_rate: 'プロフェッショナルサービス比率',
-  revenue_rate: '売上成長率',
-  cumulative_revenue: '累計売上',
-  cogs: '売上原価',
-  cogs_rate: '売上原価率',
-  gross_profit: '売上総利益',
-  gross_profit_rate: '売上総利益率',
-  sm: 'S&M',
-  sm_rate: 'S&M比率',
-  rd: 'R&D',
-  rd_rate: 'R&D比率',
-  ga: 'G&A',
-  ga_rate: 'G&A比率',
-  operating_expense: '販管費',
-  operating_expense_rate: '販管費率',
-  operating_income: '営業利益',
-  operating_income_rate: '営業利益率',
   cumulative_operating_income: '累計営業利益',
   required_cash: '必要資金（累計営業損失の最大値）',
-  employees: '従業員数',
-  arr_per_headcount: '1人当たりARR',
-  revenue_per_headcount: '1人当たり売上高',
-  ltv: 'LTV',
-  cac: 'CAC',
-  ltv_cac: 'LTV / CAC',
-  burn_multiple: 'バーンマルチプル',
-  beginning_cash_balance: '期首現預金',
-  equity_raised: '株式調達',
-  debt_raised: '借入',
-  debt_payment: '返済',
   other: 'その他の資金移動',
-  net_cash_movement: '現預金増減',
-  ending_cash_balance: '期末現預金',
   cash_out_month: '資金が初めてマイナスになる月（0 = なし）',
 };
 

@@ -87,7 +87,8 @@ export async function planAccess(db: Db, user: UserRow, planId: number, today: D
 /** The plan as plan-scoped calls see it: every column but the icon's bytes. */
 export type AccessPlan = Omit<PlanRow, 'icon'>;
 
-const PLAN_COLUMNS = [
+/** The plan columns a plan-scoped call and a workbook build read: all but the icon's bytes. */
+export const PLAN_COLUMNS = [
   'id',
   'owner_id',
   'name',

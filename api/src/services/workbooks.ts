@@ -2,7 +2,7 @@ import { notFound } from '@topline/contract';
 import { type PlanEdit, PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
 import type { CachedAnswer } from '../http/cachedAnswer';
-import type { AccessPlan, EditsFor } from './access';
+import { type AccessPlan, type EditsFor, PLAN_COLUMNS } from './access';
 import { type LoadedPlan, loadPlanFile } from './planFile';
 
 /**
@@ -50,23 +50,6 @@ const BUILD_READS = 3;
  * before it rebuilds: a write of this process reports its version a moment after it commits, and a build costs more.
  */
 const REPORT_WAIT_MS = 100;
-
-/** The plan columns a build reads: all but the icon's bytes. */
-const PLAN_COLUMNS = [
-  'id',
-  'owner_id',
-  'name',
-  'icon_type',
-  'template',
-  'currency',
-  'arr',
-  'period',
-  'arpa',
-  'start_year',
-  'start_month',
-  'theme_color',
-  'version',
-] as const satisfies readonly (keyof AccessPlan)[];
 
 /**
  * Compiled plan workbooks, one per plan, as of a calendar month. A read asks for at least the version its access

@@ -106,56 +106,22 @@ export function CostItemForm({
         />
       </label>
       <div className="ws-term">
-        <fieldset className="field">
-          <legend>{t('ws.cost.start')}</legend>
-          <label className="ws-term-box">
-            <span>{t('ws.cost.startYear')}</span>
-            <input
-              name="start_year"
-              value={startYear}
-              maxLength={4}
-              inputMode="numeric"
-              aria-invalid={termError !== null}
-              onChange={(e) => setStartYear(digits(e.target.value, 4))}
-            />
-          </label>
-          <label className="ws-term-box">
-            <span>{t('ws.cost.startMonth')}</span>
-            <input
-              name="start_month"
-              value={startMonth}
-              maxLength={2}
-              inputMode="numeric"
-              aria-invalid={termError !== null}
-              onChange={(e) => setStartMonth(monthInput(e.target.value, startMonth))}
-            />
-          </label>
-        </fieldset>
-        <fieldset className="field">
-          <legend>{t('ws.cost.end')}</legend>
-          <label className="ws-term-box">
-            <span>{t('ws.cost.endYear')}</span>
-            <input
-              name="end_year"
-              value={endYear}
-              maxLength={4}
-              inputMode="numeric"
-              aria-invalid={termError !== null}
-              onChange={(e) => setEndYear(digits(e.target.value, 4))}
-            />
-          </label>
-          <label className="ws-term-box">
-            <span>{t('ws.cost.endMonth')}</span>
-            <input
-              name="end_month"
-              value={endMonth}
-              maxLength={2}
-              inputMode="numeric"
-              aria-invalid={termError !== null}
-              onChange={(e) => setEndMonth(monthInput(e.target.value, endMonth))}
-            />
-          </label>
-        </fieldset>
+        <TermMonth
+          which="start"
+          year={startYear}
+          month={startMonth}
+          invalid={termError !== null}
+          onYear={(value) => setStartYear(digits(value, 4))}
+          onMonth={(value) => setStartMonth(monthInput(value, startMonth))}
+        />
+        <TermMonth
+          which="end"
+          year={endYear}
+          month={endMonth}
+          invalid={termError !== null}
+          onYear={(value) => setEndYear(digits(value, 4))}
+          onMonth={(value) => setEndMonth(monthInput(value, endMonth))}
+        />
       </div>
       {termError && (
         <div className="ws-input-error" role="alert" data-test="term-error">
@@ -167,5 +133,51 @@ export function CostItemForm({
         </div>
       )}
     </Modal>
+  );
+}
+
+/** One end of the term: its year (at most 4 characters) and month (1 to 12) boxes, each labelled. */
+function TermMonth({
+  which,
+  year,
+  month,
+  invalid,
+  onYear,
+  onMonth,
+}: {
+  which: 'start' | 'end';
+  year: string;
+  month: string;
+  invalid: boolean;
+  onYear: (value: string) => void;
+  onMonth: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="field">
+      <legend>{t(`ws.cost.${which}`)}</legend>
+      <label className="ws-term-box">
+        <span>{t(`ws.cost.${which}Year`)}</span>
+        <input
+          name={`${which}_year`}
+          value={year}
+          maxLength={4}
+          inputMode="numeric"
+          aria-invalid={invalid}
+          onChange={(e) => onYear(e.target.value)}
+        />
+      </label>
+      <label className="ws-term-box">
+        <span>{t(`ws.cost.${which}Month`)}</span>
+        <input
+          name={`${which}_month`}
+          value={month}
+          maxLength={2}
+          inputMode="numeric"
+          aria-invalid={invalid}
+          onChange={(e) => onMonth(e.target.value)}
+        />
+      </label>
+    </fieldset>
   );
 }
