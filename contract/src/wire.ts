@@ -5,6 +5,7 @@
  */
 import { isStorableText } from '@topline/engine/src/schema';
 import { z } from 'zod';
+import { badRequest } from './errors';
 
 /** Plain decimal notation: an optional minus, digits, an optional fraction. No hex, exponent, blank or spaces. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -98,3 +99,21 @@ export const dateField = (field: string) =>
 
 /** A request body of exactly these fields: an unknown field is refused by its name. */
 export const body = <Shape extends z.core.$ZodLooseShape>(shape: Shape) => z.strictObject(shape);
+
+/**
+ * The header naming a plan version: on an answer, the version the answer reflects at least; on a request, a version
+ * the caller saw acknowledged, which the answer must reflect at least (read-your-writes across API processes).
+ */
+export const PLAN_VERSION_HEADER = 'Plan-Version';
+
+/**
+ * The version a request's `Plan-Version` header names: null without one.
+ * @throws ApiError 400 naming the header when it is not a plan version
+ */
+export function planVersionOf(raw: string | null | undefined): number | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (!/^[1-9]\d{0,14}$/.test(raw)) {
+    throw badRequest({ [PLAN_VERSION_HEADER]: `${PLAN_VERSION_HEADER} must be a plan version from an earlier answer` });
+  }
+  return Number(raw);
+}

@@ -21,6 +21,7 @@ import {
   type Limit,
   type MultipartRoute,
   type PathsOf,
+  PLAN_VERSION_HEADER,
   type RequestOf,
   type RouteAt,
   type RouteName,
@@ -204,7 +205,7 @@ async function send<N extends RouteName>(
   if (token) headers.Authorization = `Bearer ${token}`;
   const planId = planIdOf(options.query, payload);
   const seen = planId === null ? undefined : planVersions.get(planId);
-  if (seen !== undefined) headers['Plan-Version'] = String(seen);
+  if (seen !== undefined) headers[PLAN_VERSION_HEADER] = String(seen);
   let requestBody: BodyInit | undefined;
   if (payload instanceof FormData) {
     requestBody = payload;
@@ -244,7 +245,7 @@ async function send<N extends RouteName>(
     throw error;
   }
   storeTokenFrom(response.headers, body);
-  const version = Number(response.headers.get('plan-version'));
+  const version = Number(response.headers.get(PLAN_VERSION_HEADER));
   if (planId !== null && Number.isSafeInteger(version) && version > (planVersions.get(planId) ?? 0)) {
     planVersions.set(planId, version);
   }
