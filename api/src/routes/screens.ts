@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Services } from '../app';
 import { cachedAnswer, sendCached, sendCachedNow } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
+import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
 import { type PlanAccess, requireScope, signedInAccess } from '../services/access';
 import { createCostItem, deleteCostItem, editCostItem } from '../services/costs';
@@ -170,12 +171,7 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
       // plan_case_area_yyyyMMdd.csv (working-screens.md section 7)
       const name = csvFileName(access.plan.name, caseName, area, s.today);
-      ctx.set(
-        'Content-Disposition',
-        `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      );
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.body = body;
+      sendDownload(ctx, name, CSV_TYPE, body);
       return undefined;
     });
 
@@ -187,5 +183,3 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1, lang),
   );
 }
-
-const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '_');

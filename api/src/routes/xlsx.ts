@@ -4,6 +4,7 @@ import { csvFileName, csvLanguage, monthlyCsv } from '@topline/engine';
 import type { Next } from 'koa';
 import type { Services } from '../app';
 import type { AppContext, AppState } from '../http/context';
+import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
 import { caseIndexOf, compiledPlan } from '../services/screens';
 import { cellErrors, planXlsx, saveActualInputs, uploadedSheets } from '../services/xlsx';
@@ -45,12 +46,7 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
     const { bytes, caseNames } = await planXlsx({ db, workbooks: services.workbooks, access, today });
     // plan_case_area_yyyyMMdd as the CSVs (working-screens.md section 7), the case part naming every case.
     const name = csvFileName(access.plan.name, caseNames.join('-'), 'workbook', today).replace(/\.csv$/, '.xlsx');
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    );
-    ctx.type = XLSX_TYPE;
-    ctx.body = Buffer.from(bytes);
+    sendDownload(ctx, name, XLSX_TYPE, Buffer.from(bytes));
     return undefined;
   });
 
@@ -64,12 +60,7 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
     const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
     // plan_case_area_yyyyMMdd.csv (working-screens.md section 7); the area names the view and the year.
     const name = csvFileName(access.plan.name, caseName, `monthly-${input.view}-Y${year}`, today);
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-    );
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.body = body;
+    sendDownload(ctx, name, CSV_TYPE, body);
     return undefined;
   });
 
@@ -87,5 +78,3 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
     { before: [xlsxUpload()] },
   );
 }
-
-const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replaceAll('"', '_');
