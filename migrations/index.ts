@@ -8,6 +8,7 @@ import * as schemaNotifications from './006_schema_notifications';
 import * as billing from './007_billing';
 import * as planTodos from './008_plan_todos';
 import * as spreadsheetLinks from './009_spreadsheet_links';
+import * as planHistory from './010_plan_history';
 
 /** Every migration in order; the API runs them at start through knex's migration source interface. */
 export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
@@ -20,4 +21,5 @@ export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '007_billing', migration: billing },
   { name: '008_plan_todos', migration: planTodos },
   { name: '009_spreadsheet_links', migration: spreadsheetLinks },
+  { name: '010_plan_history', migration: planHistory },
 ];

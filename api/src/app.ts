@@ -13,6 +13,7 @@ import type { Logger } from './logger';
 import { accountRoutes } from './routes/accounts';
 import { billingRoutes, webhookRawBody } from './routes/billing';
 import { explainCalls } from './routes/explain';
+import { historyRoutes } from './routes/history';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
 import { spreadsheetRoutes } from './routes/spreadsheet';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   planRoutes(api, services);
   screenRoutes(api, services);
   todoRoutes(api, services);
+  historyRoutes(api, services);
   explainCalls(api, services);
   xlsxRoutes(api, services);
   spreadsheetRoutes(api, services);

@@ -13,6 +13,7 @@ export * from './errors';
 export * from './explain';
 export * from './fields';
 export * from './googleSheets';
+export * from './history';
 export * from './plans';
 export * from './policy';
 export * from './routes';

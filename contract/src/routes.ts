@@ -35,6 +35,7 @@ import {
 } from './billing';
 import { explainRoutes } from './explain';
 import { spreadsheetRoutes } from './googleSheets';
+import { historyRoutes } from './history';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -362,6 +363,9 @@ export const routes = {
 
   // Home's shared to-dos and its reminders (working-screens.md section 2).
   ...todoRoutes,
+
+  // A plan's history of input changes: list, a past moment's P&L, comparison, restore.
+  ...historyRoutes,
 } as const;
 
 export type Routes = typeof routes;

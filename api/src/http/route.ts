@@ -19,6 +19,7 @@ import {
 import type { Middleware } from 'koa';
 import type { Services } from '../app';
 import { type PlanAccess, requireOwner, requireScope, requireWritable } from '../services/access';
+import { changeActor } from '../services/changes';
 import type { UserRow } from '../services/users';
 import { requireToken, requireUser } from './auth';
 import { type AppContext, type AppState, currentUser } from './context';
@@ -83,7 +84,9 @@ export function handle<N extends RouteName>(
       call = { ctx, input, user: needs.kind === 'public' ? (undefined as unknown as UserRow) : currentUser(ctx) };
     }
     ctx.status = route.status ?? 200;
-    const answer = await (handler as (call: Call<N> | PlanCall<N>) => Result<N>)(call);
+    // What the handler writes to a plan's inputs is recorded as a change by this caller, through this route.
+    const actor = { userId: call.user?.id ?? null, action: route.path };
+    const answer = await changeActor.run(actor, () => (handler as (call: Call<N> | PlanCall<N>) => Result<N>)(call));
     if (answer !== undefined) ctx.body = route.answer.parse(answer);
   };
 

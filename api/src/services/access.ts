@@ -20,6 +20,7 @@ import {
 import type { PlanEdit } from '@topline/engine';
 import AsyncLock from 'async-lock';
 import type { Db } from '../db';
+import { changeSettings, currentActor } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
 export interface PlanRow {
@@ -254,6 +255,20 @@ export async function lockPlan(trx: Db, planId: number): Promise<void> {
 }
 
 /**
+ * `lockPlan`, and the transaction's writes to the plan named as one change of the current actor (`changes.ts`), in
+ * one round trip.
+ * @throws ApiError 404 as `lockPlan`
+ */
+async function lockPlanForChange(trx: Db, planId: number): Promise<void> {
+  const { sql, bindings } = changeSettings(planId, currentActor());
+  const { rows } = (await trx.raw(`SELECT id, ${sql} FROM business_plans WHERE id = ? FOR UPDATE`, [
+    ...bindings,
+    planId,
+  ])) as { rows: unknown[] };
+  if (rows.length === 0) throw notFound('the business plan');
+}
+
+/**
  * The plans' write queues of this process, one per database. The row lock of `lockPlan` is what serialises writes to a
  * plan across processes; queueing them in the process first keeps the writers that wait from each holding a pooled
  * connection, so that a burst of writes to one plan cannot starve every other request of connections.
@@ -262,7 +277,8 @@ const writeQueues = new WeakMap<Db, AsyncLock>();
 
 /**
  * Runs `body` in a transaction that holds the plan's lock: queued in this process behind the plan's other writes,
- * then `lockPlan` (which waits for other processes' writes and answers 404 when the plan is gone).
+ * then `lockPlan` (which waits for other processes' writes and answers 404 when the plan is gone). What `body` writes
+ * to the plan's inputs is recorded as one change of the request's caller (`changes.ts`).
  */
 export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Promise<T>): Promise<T> {
   let queues = writeQueues.get(db);
@@ -272,7 +288,7 @@ export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Pr
   }
   return queues.acquire(String(planId), () =>
     db.transaction(async (trx) => {
-      await lockPlan(trx, planId);
+      await lockPlanForChange(trx, planId);
       return body(trx);
     }),
   );

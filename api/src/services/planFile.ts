@@ -7,6 +7,7 @@ import { type PlanFile, planFileSchema } from '@topline/engine';
 import type { z } from 'zod';
 import type { Db } from '../db';
 import type { AccessPlan } from './access';
+import { nameChange } from './changes';
 import { type CaseRow, casesOf, ratesOf, requireRoomForPlan } from './plans';
 
 type PlanFileInput = z.input<typeof planFileSchema>;
@@ -30,7 +31,24 @@ const DAILY_KEYS = new Set(['meeting', 'order', 'registration', 'billing']);
  * every screen of the plan.
  */
 export async function loadPlanFile(db: Db, plan: AccessPlan): Promise<LoadedPlan> {
-  const cases = await casesOf(db, plan.id);
+  return planFileOf(plan, await readPlanRows(db, plan.id));
+}
+
+/** A plan's input rows as stored, by table: what a plan file is made from (`planFileOf`). */
+export interface PlanRows {
+  cases: CaseRow[];
+  years: Record<string, unknown>[];
+  monthly: Record<string, unknown>[];
+  statuses: Record<string, unknown>[];
+  revisions: Record<string, unknown>[];
+  costItems: Record<string, unknown>[];
+  comments: Record<string, unknown>[];
+  daily: Record<string, unknown>[];
+}
+
+/** Reads every input row of a plan but its settings' row (the plan's columns are the caller's). */
+export async function readPlanRows(db: Db, planId: number): Promise<PlanRows> {
+  const cases = await casesOf(db, planId);
   const caseIds = cases.map((c) => c.id);
   const [years, monthly, statuses, revisions, costItems, comments, daily] = await Promise.all([
     db('case_year_inputs').whereIn('case_id', caseIds),
@@ -39,13 +57,27 @@ export async function loadPlanFile(db: Db, plan: AccessPlan): Promise<LoadedPlan
     db('revisions').whereIn('case_id', caseIds),
     db('cost_items').whereIn('case_id', caseIds).orderBy('id'),
     db('comments').whereIn('case_id', caseIds),
-    db('daily_entries').where({ plan_id: plan.id }),
+    db('daily_entries').where({ plan_id: planId }),
   ]);
+  return { cases, years, monthly, statuses, revisions, costItems, comments, daily };
+}
+
+/**
+ * A plan file of a plan's settings and input rows. Cases go in their order (position, then id), cost items in the
+ * order they were added.
+ */
+export function planFileOf(plan: AccessPlan, rows: PlanRows): LoadedPlan {
+  const cases = [...rows.cases].sort((a, b) => a.position - b.position || a.id - b.id);
+  const caseIds = cases.map((c) => c.id);
+  const costItems = [...rows.costItems].sort((a, b) => Number(a.id) - Number(b.id));
+  const { years, monthly, statuses, revisions, comments } = rows;
   const dailyFile: Record<string, Numbers> = {};
-  for (const row of daily) {
-    if (!DAILY_KEYS.has(row.key)) continue;
-    dailyFile[row.date] ??= {};
-    (dailyFile[row.date] as Numbers)[row.key] = Number(row.value);
+  for (const row of rows.daily) {
+    const key = row.key as string;
+    if (!DAILY_KEYS.has(key)) continue;
+    const date = row.date as string;
+    dailyFile[date] ??= {};
+    (dailyFile[date] as Numbers)[key] = Number(row.value);
   }
   const file: PlanFileInput = {
     business_plan_name: plan.name,
@@ -141,6 +173,7 @@ export async function importPlanFile(db: Db, ownerId: number, planJson: unknown,
   const file: PlanFile = parsed.data;
   return db.transaction(async (trx) => {
     await requireRoomForPlan(trx, ownerId, today);
+    await nameChange(trx, 'new', { userId: ownerId, action: 'plan.import' });
     const [plan] = await trx('business_plans')
       .insert({
         owner_id: ownerId,

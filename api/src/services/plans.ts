@@ -17,6 +17,7 @@ import {
 import { GROWTH_TEMPLATES, type ModelName, type YearKey } from '@topline/engine';
 import type { Db } from '../db';
 import { audit, type PlanAccess, planTransaction, planWrite } from './access';
+import { nameChange } from './changes';
 import { lockUser, tierOf, type UserRow } from './users';
 
 export const MAX_ICON_BYTES = 2_000_000;
@@ -69,6 +70,7 @@ export async function createPlan(db: Db, user: UserRow, input: PlanCreate, icon:
     await trx('users')
       .where({ id: user.id })
       .update({ name: input.name, company_name: input.company_name, ...choices, updated_at: trx.fn.now() });
+    await nameChange(trx, 'new', { userId: user.id, action: 'plan.create' });
     const [plan] = await trx('business_plans')
       .insert({
         owner_id: user.id,

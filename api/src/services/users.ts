@@ -1,5 +1,6 @@
 import { isoDay, type Standing, TIERS, type Tier, trialDaysLeft } from '@topline/contract';
 import type { Db } from '../db';
+import { nameChange } from './changes';
 
 export interface UserRow {
   id: number;
@@ -108,6 +109,16 @@ export async function setTier(db: Db, userId: number, tier: Tier, trialDays: num
 
 /** Marks invitations to this e-mail as received once the person signs up or in. */
 export async function acceptInvitations(db: Db, user: UserRow): Promise<void> {
+  // Recorded in each plan's history as the invited user's own change (migrations/010_plan_history.ts).
+  const accept = async (trx: Db) => {
+    await nameChange(trx, null, { userId: user.id, action: 'invitation.accept' });
+    await acceptIn(trx, user);
+  };
+  if (db.isTransaction) await accept(db);
+  else await db.transaction(accept);
+}
+
+async function acceptIn(db: Db, user: UserRow): Promise<void> {
   await db('plan_members')
     .where({ email: user.email })
     .andWhere((q) => q.where({ status: 'yet' }).orWhereNull('user_id'))

@@ -1,0 +1,171 @@
+/**
+ * A plan's history: every change of its inputs, recorded in the transaction that made it (who, when, what, old and
+ * new values), the plan's annual P&L as it stood right after any change (rebuilt by the engine from the inputs of
+ * that moment), a comparison of two moments, and a restore that puts every input back as it stood at one of them,
+ * recorded as one new change so that a restore can itself be undone.
+ *
+ * Who may ask: the owner and members with can_edit on some area read the history; the P&L of a moment also needs
+ * the P&L area; a restore rewrites every area, so it takes the owner or a member with can_edit on every area. A value
+ * of an area the caller cannot see is answered as `hidden` with no values; member changes are shown to the owner only.
+ */
+
+import { plYearRowSchema } from '@topline/engine/src/read/pl';
+import { z } from 'zod';
+import { planIdField, planQuery } from './plans';
+import type { Route } from './routes';
+import { body, jsonNumber, textNumber } from './wire';
+
+/** Changes in one page of the history, newest first. */
+export const HISTORY_PAGE_SIZE = 50;
+/** The items of a change listed with it in a page; `item_count` tells how many it holds. */
+export const HISTORY_ITEMS_SHOWN = 20;
+
+/**
+ * What a recorded item is about: the plan's settings, a case (name, rate, growth model), a per-year assumption, a
+ * monthly value (`layer`: the estimate `plan`, `actual`, `revised`, cash), a month's estimate/actual status, a daily
+ * entry, a comment, a revision pattern, a cost item, a colour set, a member.
+ */
+export const HISTORY_KINDS = [
+  'plan',
+  'case',
+  'assumption',
+  'monthly',
+  'status',
+  'daily',
+  'comment',
+  'revision',
+  'cost_item',
+  'color',
+  'member',
+] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+export const HISTORY_OPS = ['add', 'change', 'remove'] as const;
+
+const historyValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+
+export const historyItem = z.object({
+  kind: z.enum(HISTORY_KINDS),
+  op: z.enum(HISTORY_OPS),
+  /** The field that changed: an input key (`arr`, `churn_rate`), a column of the item (`price`, `name`). */
+  key: z.string(),
+  case_id: z.number().nullable(),
+  /** The case's name as it is now, or as it last was when the case is gone. */
+  case_name: z.string().nullable(),
+  /** Plan year 1..6, where the item has one. */
+  year: z.number().nullable(),
+  /** Month of the plan year 1..12, where the item has one. */
+  month: z.number().nullable(),
+  /** A daily entry's date (YYYY-MM-DD), a monthly value's layer, a cost item's title or a member's e-mail. */
+  detail: z.string().nullable(),
+  old: historyValue,
+  new: historyValue,
+  /** The caller may not see this area: the values are left out. */
+  hidden: z.boolean(),
+});
+export type HistoryItem = z.infer<typeof historyItem>;
+
+export const historyChange = z.object({
+  id: z.number(),
+  /** When it was committed (ISO 8601). */
+  at: z.string(),
+  /** Who made it: the user's name or e-mail; null when that user is gone or the change came from outside the app. */
+  by: z.string().nullable(),
+  /** The call that made it (`/case/edit`, `plan.create`, `history.restore`). */
+  action: z.string(),
+  /** For a restore: the change whose state it restored. */
+  restored_from: z.number().nullable(),
+  item_count: z.number(),
+  items: z.array(historyItem),
+});
+export type HistoryChange = z.infer<typeof historyChange>;
+
+const changeIdText = (field: string) => textNumber(field, { int: true, min: 1 });
+
+export const historyQuery = planQuery.extend({ cursor: changeIdText('cursor').optional() });
+export const historyAnswer = z.object({
+  data: z.object({
+    changes: z.array(historyChange),
+    /** The `cursor` of the next (older) page; null on the last. */
+    next_cursor: z.number().nullable(),
+    /** Whether the caller may restore (owner, or can_edit on every area). */
+    can_restore: z.boolean(),
+  }),
+});
+export type HistoryAnswer = z.infer<typeof historyAnswer>;
+
+const caseAnnualPl = z.object({
+  case_id: z.number(),
+  case_name: z.string(),
+  case_rate: z.number(),
+  pl: z.array(plYearRowSchema),
+});
+/** The plan as it stood right after change `at`: its settings and the annual P&L of every case it then had. */
+export const historyPoint = z.object({
+  at: z.number(),
+  committed_at: z.string(),
+  business_plan_name: z.string(),
+  currency: z.string(),
+  start_year: z.number(),
+  start_month: z.number(),
+  values: z.array(caseAnnualPl),
+});
+export type HistoryPoint = z.infer<typeof historyPoint>;
+
+export const historyPlanQuery = planQuery.extend({ at: changeIdText('at') });
+export const historyPlanAnswer = z.object({ data: historyPoint });
+
+/** Two moments of the plan: the inputs that differ between them (old: at `from`, new: at `to`) and both P&Ls. */
+export const historyCompareQuery = planQuery.extend({ from: changeIdText('from'), to: changeIdText('to') });
+export const historyCompareAnswer = z.object({
+  data: z.object({ from: historyPoint, to: historyPoint, inputs: z.array(historyItem) }),
+});
+export type HistoryCompareAnswer = z.infer<typeof historyCompareAnswer>;
+
+export const historyRestoreRequest = body({
+  business_plan_id: planIdField,
+  at: jsonNumber('at', { int: true, min: 1 }),
+});
+/** The change that recorded the restore, and the plan's version after it. */
+export const historyRestoreAnswer = z.object({ data: z.object({ id: z.number(), version: z.number() }) });
+
+/** Every member passes; the history's own rule (can_edit on some area) is checked by the call, on read-only plans too. */
+const MEMBER = { kind: 'scope', scope: 'home' } as const;
+const EVERY_AREA = { kind: 'every_area' } as const;
+
+const call = <
+  M extends 'GET' | 'POST',
+  P extends string,
+  Request extends z.ZodType,
+  Answer extends z.ZodType,
+  N extends typeof MEMBER | typeof EVERY_AREA,
+>(
+  method: M,
+  path: P,
+  request: Request,
+  answer: Answer,
+  needs: N,
+) =>
+  ({ method, path, request, answer, needs, body: undefined, file: undefined }) as Route<Request, Answer> & {
+    method: M;
+    path: P;
+    needs: N;
+    body: undefined;
+    file: undefined;
+  };
+
+/** The history calls, spread into the route table. */
+export const historyRoutes = {
+  /** A page of changes, newest first: the owner or a member with can_edit on some area. */
+  history: call('GET', '/history', historyQuery, historyAnswer, MEMBER),
+  /** The annual P&L right after change `at` (404 when `at` is not a change of this plan); also needs the P&L area. */
+  historyPlan: call('GET', '/history/plan', historyPlanQuery, historyPlanAnswer, MEMBER),
+  /** Two moments side by side; also needs the P&L area. */
+  historyCompare: call('GET', '/history/compare', historyCompareQuery, historyCompareAnswer, MEMBER),
+  /**
+   * Puts every input back as it stood right after change `at`, as one new change (members are not restored: who may
+   * see the plan is decided by the owner's member calls). The owner or a member with can_edit on every area; 403
+   * `tier_lock` when the plan then held more cases than the owner's tier allows now.
+   */
+  historyRestore: call('POST', '/history/restore', historyRestoreRequest, historyRestoreAnswer, EVERY_AREA),
+};
