@@ -104,9 +104,7 @@ export async function run(): Promise<void> {
     const first = await timed();
     const deep = await timed(middle);
 
-    console.log(
-      `   ${count} changes in the history (${CHANGES} written in ${(recorded / 1000).toFixed(1)} s)`,
-    );
+    console.log(`   ${count} changes in the history (${CHANGES} written in ${(recorded / 1000).toFixed(1)} s)`);
     console.log(`   plan build (inputs read, workbook built): median ${build.toFixed(1)} ms of ${BUILDS}`);
     console.log(`   history page, newest: median ${first.toFixed(2)} ms; from the middle: ${deep.toFixed(2)} ms`);
     console.log(`   history page / build: ${(Math.max(first, deep) / build).toFixed(4)}x (budget at most 0.1x)`);
