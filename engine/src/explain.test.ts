@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS } from './compile/dashboard';
 import {
   ExplainError,
   type ExplainedCell,
@@ -9,10 +10,12 @@ import {
   formulaTokens,
   parseRef,
 } from './explain';
-import { PL_FIELD_ROWS } from './explainKeys';
+import { dashboardKey, EXPLAIN_KEYS, PL_FIELD_ROWS } from './explainKeys';
+import { DASHBOARD_METRICS, dashboard } from './read/dashboard';
+import { monthlyGrid } from './read/monthly';
 import { recordKeys } from './rows';
-import { buildFixture, FIXTURES } from './testing';
-import type { PlanWorkbook, Value } from './workbook';
+import { buildFixture, FIXTURES, loadFixture } from './testing';
+import { PlanWorkbook, type Value } from './workbook';
 
 const fixtures = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.json'))
@@ -136,12 +139,134 @@ describe('explain: the inputs combine to the value', () => {
     expect(seen.has('mrr/2/3')).toBe(true);
   });
 
+  it('a dashboard average and a progress open their inputs in the views they name, down to the actuals', () => {
+    const wb = buildFixture('actuals-revisions');
+    const seen = new Set<string>();
+    const leaves = new Set<string>();
+    const walk = (key: string, year: number, period: string, view: ExplainView | undefined) => {
+      const id = `${key}/${year}/${period}/${view}`;
+      if (seen.has(id) || seen.size > 400) return;
+      seen.add(id);
+      const x = explainCell(wb, { caseIndex: 0, year, period, key, ...(view ? { view } : {}) });
+      check(wb, x, id);
+      for (const input of x.explanation.inputs) {
+        if (input.explainable && input.year !== null && input.period !== null) {
+          walk(input.key, input.year, input.period, input.view ?? view);
+        } else leaves.add(`${input.key}:${input.source}`);
+      }
+    };
+    walk('dashboard.ave_three_monthes.ltv_cac', 1, '6', undefined);
+    walk('mrr', 1, 'q2', 'progress');
+    expect(seen.has('mrr/1/6/actual')).toBe(true);
+    expect(seen.has('mrr/1/q2/actual_to_date')).toBe(true);
+    expect(seen.has('mrr/1/q2/estimate_to_date')).toBe(true);
+    expect([...leaves].some((l) => l.endsWith(':actual'))).toBe(true);
+  });
+
   it('the check fails when an input does not hold its value', () => {
     const wb = buildFixture('saas-jpy-t2d3');
     const x = explainCell(wb, { caseIndex: 0, year: 1, period: '5', key: 'revenue' });
     const mrr = x.explanation.inputs[0];
     if (mrr && typeof mrr.value === 'number') mrr.value += 1;
     expect(() => check(wb, x, 'tampered')).toThrow(/inputs give/);
+  });
+});
+
+/**
+ * A fixture with actuals in every case: its own, or else orders and churn entered for plan months 1 to 14 (so that the
+ * dashboard's averages and fiscal year, and the comparison of the ACT months, cross a year).
+ */
+function withActuals(fixture: string): PlanWorkbook {
+  const plan = loadFixture(fixture) as { cases: { actuals?: Record<string, unknown> }[] };
+  for (const c of plan.cases) {
+    if (Object.keys(c.actuals ?? {}).length > 0) continue;
+    c.actuals = Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [String(i + 1), { order: 2 + (i % 3), churn: i % 4 === 3 ? 1 : 0 }]),
+    );
+  }
+  return PlanWorkbook.build(plan, { asOf: { year: 2026, month: 11 } });
+}
+
+/** An explained value is the figure a read model shows: the same number, or blank where it shows none. */
+function expectShown(value: Value, shown: number | null, what: string): void {
+  if (shown === null) expect(value, what).toBeNull();
+  else expect(value, what).toBeCloseTo(shown, 9);
+}
+
+const COMPARED_VIEWS: ExplainView[] = [
+  'progress',
+  'difference_value',
+  'difference_rate',
+  'actual_to_date',
+  'estimate_to_date',
+];
+
+describe('explain: the comparison of the ACT months and the dashboard, whose inputs combine to the value', () => {
+  for (const fixture of fixtures) {
+    it(`every key of the monthly record in progress, difference and the sides compared, every period: ${fixture}`, () => {
+      const wb = withActuals(fixture);
+      let withFormula = 0;
+      wb.plan.cases.forEach((_, caseIndex) => {
+        for (let year = 1; year <= 6; year++) {
+          for (const view of COMPARED_VIEWS) {
+            for (const key of recordKeys(wb.plan.template)) {
+              for (const period of PERIODS) {
+                const what = `${fixture} case ${caseIndex} ${view} ${key} Y${year} ${period}`;
+                const x = explainCell(wb, { caseIndex, year, period, key, view });
+                check(wb, x, what);
+                if (x.expression !== undefined) withFormula++;
+              }
+            }
+          }
+        }
+      });
+      expect(withFormula).toBeGreaterThan(0);
+    }, 240_000);
+
+    it(`every dashboard figure of every case, as the dashboard shows it: ${fixture}`, () => {
+      const wb = withActuals(fixture);
+      const template = new Set(recordKeys(wb.plan.template));
+      let checked = 0;
+      wb.plan.cases.forEach((_, caseIndex) => {
+        const shown = dashboard(wb, caseIndex);
+        const latest = shown.latest_actual_month ?? 1;
+        const year = Math.ceil(latest / 12);
+        const period = String(latest - 12 * (year - 1));
+        for (const [name, row] of Object.entries(DASHBOARD_METRICS)) {
+          const series = shown.metrics[name];
+          if (!series) continue;
+          for (const column of DASHBOARD_COLUMNS) {
+            const key = dashboardKey(column, row);
+            const x = explainCell(wb, { caseIndex, year, period, key });
+            check(wb, x, `${fixture} case ${caseIndex} ${key}`);
+            expectShown(x.explanation.value, series[column], key);
+            checked++;
+          }
+        }
+        const gauge = { mrr_goal: 'goal', mrr_as_is: 'as_is', mrr_progress_percent: 'progress_percent' } as const;
+        for (const scalar of DASHBOARD_SCALARS) {
+          const x = explainCell(wb, { caseIndex, year, period, key: dashboardKey(scalar) });
+          check(wb, x, `${fixture} case ${caseIndex} ${scalar}`);
+          if (scalar in gauge) {
+            expectShown(x.explanation.value, shown.mrr_progress[gauge[scalar as keyof typeof gauge]], scalar);
+          }
+          checked++;
+        }
+        // Every row of the dashboard sheet, the metrics the screen does not show too, explains.
+        for (const row of template) {
+          for (const column of DASHBOARD_COLUMNS) {
+            check(wb, explainCell(wb, { caseIndex, year, period, key: dashboardKey(column, row) }), `${row} ${column}`);
+          }
+        }
+      });
+      expect(checked).toBeGreaterThan(DASHBOARD_COLUMNS.length * 10);
+    }, 120_000);
+  }
+
+  it('the keys explain takes name every dashboard figure', () => {
+    expect(EXPLAIN_KEYS).toContain('dashboard.ave_three_monthes.mrr');
+    expect(EXPLAIN_KEYS).toContain('dashboard.fiscal_year_achieved.ending_cash_balance');
+    expect(EXPLAIN_KEYS).toContain('dashboard.mrr_progress_percent');
   });
 });
 
@@ -203,6 +328,65 @@ describe('explain: what it says', () => {
     expect(net.inputs.find((i) => i.key === 'debt_raised')).toMatchObject({ source: 'default', value: 0 });
   });
 
+  it("a dashboard average: the months it averages, each in the actual view; a rate from the window's averages", () => {
+    const wb = buildFixture('actuals-revisions');
+    const latest = dashboard(wb, 0).latest_actual_month ?? 0;
+    expect(latest).toBe(6);
+    const x = explain(wb, { caseIndex: 0, year: 1, period: '6', key: 'dashboard.ave_three_monthes.mrr' });
+    expect(x.label).toBe('MRR: 3-month average');
+    expect(x.inputs.map((i) => [i.key, i.year, i.period, i.view, i.source])).toEqual([
+      ['mrr', 1, '6', 'actual', 'formula'],
+      ['mrr', 1, '5', 'actual', 'formula'],
+      ['mrr', 1, '4', 'actual', 'formula'],
+    ]);
+    const months = x.inputs.map((i) => i.value as number);
+    expect(x.value).toBeCloseTo(months.reduce((sum, v) => sum + v, 0) / 3, 6);
+    // actuals-revisions starts in January 2026.
+    expect(x.formula).toBe(
+      'MRR: 3-month average = sum(MRR (actual, Jun 2026), MRR (actual, May 2026), MRR (actual, Apr 2026)) ÷ 3',
+    );
+    const cvr = explain(wb, { caseIndex: 0, year: 1, period: '6', key: 'dashboard.ave_six_monthes.order_cvr' });
+    expect(cvr.inputs.every((i) => i.key.startsWith('dashboard.ave_six_monthes.'))).toBe(true);
+    const fy = explain(wb, { caseIndex: 0, year: 1, period: '6', key: 'dashboard.fiscal_year_achieved.revenue' });
+    expect(fy.inputs.map((i) => [i.key, i.period, i.view])).toEqual([
+      ['revenue', 'cy', 'actual_to_date'],
+      ['revenue', 'cy', 'estimate'],
+    ]);
+    const ja = explain(wb, {
+      caseIndex: 0,
+      year: 1,
+      period: '6',
+      key: 'dashboard.mrr_progress_percent',
+      language: 'ja',
+    });
+    expect(ja.label).toBe('MRR進捗（%）');
+    expect(ja.inputs.map((i) => i.key)).toEqual(['dashboard.mrr_as_is', 'dashboard.mrr_goal']);
+  });
+
+  it('progress and difference compare the actual and the plan over the ACT months', () => {
+    const wb = buildFixture('actuals-revisions');
+    const x = explain(wb, { caseIndex: 0, year: 1, period: 'q1', key: 'revenue', view: 'difference_value' });
+    expect(x.label).toBe('Difference of Revenue (actual − plan, ACT months)');
+    expect(x.inputs.map((i) => [i.key, i.period, i.view])).toEqual([
+      ['revenue', 'q1', 'actual_to_date'],
+      ['revenue', 'q1', 'estimate_to_date'],
+    ]);
+    const [a, e] = x.inputs.map((i) => i.value as number);
+    expect(x.value).toBeCloseTo((a ?? 0) - (e ?? 0), 6);
+    expect(monthlyGrid(wb, 0, 1, 'difference_value')[3]?.values.revenue).toBeCloseTo(x.value as number, 6);
+    const p = explain(wb, { caseIndex: 0, year: 1, period: '2', key: 'mrr', view: 'progress', language: 'ja' });
+    expect(p.formula).toBe(
+      'MRRの進捗率（実績÷計画、実績月） = MRR (実績月の実績) ÷ MRR (実績月の計画)（計算できないときは空欄）',
+    );
+    // The side compared reads the actual view's month.
+    const side = explain(wb, { caseIndex: 0, year: 1, period: '2', key: 'mrr', view: 'actual_to_date' });
+    expect(side.inputs.map((i) => [i.key, i.period, i.view])).toEqual([['mrr', '2', 'actual']]);
+    // A case without ACT months has nothing to compare.
+    expect(() =>
+      explain(buildFixture('saas-jpy-t2d3'), { caseIndex: 0, year: 1, period: '2', key: 'mrr', view: 'progress' }),
+    ).toThrow(ExplainError);
+  });
+
   it('refuses what it cannot explain', () => {
     const wb = buildFixture('saas-jpy-t2d3');
     expect(() => explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'nonsense' })).toThrow(ExplainError);
@@ -211,5 +395,9 @@ describe('explain: what it says', () => {
     expect(() => explain(wb, { caseIndex: 5, year: 1, period: 'cy', key: 'revenue' })).toThrow(ExplainError);
     // A selfserve row in a saas plan.
     expect(() => explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'registration' })).toThrow(ExplainError);
+    expect(() =>
+      explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'dashboard.ave_three_monthes.registration' }),
+    ).toThrow(ExplainError);
+    expect(() => explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'dashboard.mrr' })).toThrow(ExplainError);
   });
 });

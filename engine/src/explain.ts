@@ -4,19 +4,28 @@
  * plan's workbook; nothing here restates the model.
  */
 import { ASSUMPTION_ROWS, assumptionRow, PLAN_NAMES, PLAN_SHEET, type PlanName } from './compile/assumptions';
+import { VARIANCE_BLOCKS, varianceRow } from './compile/compare';
+import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS } from './compile/dashboard';
 import type { CaseLayout, CompiledWorkbook } from './compile/index';
-import { ASSUMPTION_PREFIX, explainTarget, type PeriodOfYear, parseExplainPeriod } from './explainKeys';
+import {
+  ASSUMPTION_PREFIX,
+  dashboardKey,
+  type ExplainView,
+  explainTarget,
+  type PeriodOfYear,
+  parseExplainPeriod,
+} from './explainKeys';
 import { type ExplainLanguage, ExplainWords } from './explainLabels';
 import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn, yearOf } from './layout';
 import type { PlanWorkbook, Value } from './workbook';
 
 export type ExplainSource = 'formula' | 'assumption' | 'default' | 'actual' | 'cash input';
-export type ExplainView = 'estimate' | 'actual';
+export type { ExplainView } from './explainKeys';
 
 /** One figure the explained formula reads. */
 export interface ExplainInput {
   label: string;
-  /** A period-sheet row (`mrr`), `assumption.<key>`, `plan.<name>` or `daily.<metric>`. */
+  /** A period-sheet row (`mrr`), `assumption.<key>`, `plan.<name>`, `daily.<metric>` or `dashboard.<figure>`. */
   key: string;
   /** The plan year of the input; null for the plan's own inputs. */
   year: number | null;
@@ -26,8 +35,11 @@ export interface ExplainInput {
   source: ExplainSource;
   /** Whether the input is itself computed, so that it has an explanation of its own. */
   explainable: boolean;
-  /** Set when the input is read in the estimate while the actual view was asked (a forecast month, a revision). */
-  view?: 'estimate';
+  /**
+   * The view the input is read in, set when it is not the view of the figure explained: the estimate read by the
+   * actual view (a forecast month, a revision), the two sides of a comparison, the months a dashboard figure reads.
+   */
+  view?: ExplainView;
 }
 
 export interface Explanation {
@@ -41,9 +53,10 @@ export interface Explanation {
 export interface ExplainRequest {
   caseIndex: number;
   year: number;
-  /** `1`..`12`, `q1`..`q4` or `cy`. */
+  /** `1`..`12`, `q1`..`q4` or `cy` (a dashboard figure does not depend on it). */
   period: string;
   key: string;
+  /** The view of a row (the plan unless said); assumptions and dashboard figures have none. */
   view?: ExplainView;
   language?: ExplainLanguage;
 }
@@ -72,6 +85,8 @@ export class ExplainError extends Error {
 
 type SheetRole =
   | { kind: 'period'; layout: CaseLayout; view: ExplainView }
+  | { kind: 'variance'; layout: CaseLayout }
+  | { kind: 'dashboard'; layout: CaseLayout }
   | { kind: 'assumptions'; layout: CaseLayout }
   | { kind: 'daily'; layout: CaseLayout }
   | { kind: 'plan' };
@@ -92,6 +107,14 @@ function indexOf(compiled: CompiledWorkbook): Index {
   for (const layout of compiled.cases) {
     sheets.set(layout.sheets.estimate, { kind: 'period', layout, view: 'estimate' });
     if (layout.sheets.actual) sheets.set(layout.sheets.actual, { kind: 'period', layout, view: 'actual' });
+    if (layout.sheets.actualToDate) {
+      sheets.set(layout.sheets.actualToDate, { kind: 'period', layout, view: 'actual_to_date' });
+    }
+    if (layout.sheets.estimateToDate) {
+      sheets.set(layout.sheets.estimateToDate, { kind: 'period', layout, view: 'estimate_to_date' });
+    }
+    if (layout.sheets.variance) sheets.set(layout.sheets.variance, { kind: 'variance', layout });
+    sheets.set(layout.sheets.dashboard, { kind: 'dashboard', layout });
     sheets.set(layout.sheets.assumptions, { kind: 'assumptions', layout });
     if (layout.sheets.daily) sheets.set(layout.sheets.daily, { kind: 'daily', layout });
   }
@@ -125,8 +148,9 @@ const STORED_PLAN_NAMES = new Set<string>([
 ]);
 
 /**
- * The explanation of one number: a row of a case's estimate or actual view in a period of a plan year, or a per-year
- * assumption (`assumption.<key>`, any period).
+ * The explanation of one number: a row of a case's view (the estimate, the actual view, the comparison of the ACT
+ * months or one of its sides) in a period of a plan year, a per-year assumption (`assumption.<key>`, any period), or
+ * a figure of the case's dashboard (`dashboard.<column>.<row>`, `dashboard.<scalar>`, any period).
  * @throws {ExplainError} for a key, period or case the plan does not have
  */
 export function explain(wb: PlanWorkbook, request: ExplainRequest): Explanation {
@@ -151,27 +175,58 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
 
   let cell: CellAddress;
   let label: string;
+  // The period an input is read in without saying so (none for a dashboard figure: each input names its month).
   let asked: { year: number; period: string };
+  const noTemplateRow = () => new ExplainError(`the ${wb.plan.template} template has no ${request.key}`);
   if (target.kind === 'assumption') {
     cell = { sheet: layout.sheets.assumptions, row: assumptionRow(target.key), column: period.year };
     label = words.assumption(target.key);
     asked = { year: period.year, period: 'cy' };
+  } else if (target.kind === 'dashboard') {
+    const row = layout.dashboard.metricRow[target.row];
+    if (row === undefined) throw noTemplateRow();
+    cell = { sheet: layout.sheets.dashboard, row, column: layout.dashboard.column[target.column] };
+    label = words.dashboard(target.column, target.row);
+    asked = { year: 0, period: '' };
+  } else if (target.kind === 'dashboardScalar') {
+    cell = { sheet: layout.sheets.dashboard, row: layout.dashboard.scalarRow[target.scalar], column: 1 };
+    label = words.dashboardScalar(target.scalar);
+    asked = { year: 0, period: '' };
   } else {
     const row = layout.rowOf[target.row];
-    if (row === undefined) throw new ExplainError(`the ${wb.plan.template} template has no ${request.key}`);
+    if (row === undefined) throw noTemplateRow();
     const column = columnOf(period);
-    const sheet = view === 'actual' ? (layout.sheets.actual ?? layout.sheets.estimate) : layout.sheets.estimate;
-    cell = { sheet, row, column };
-    // A month the actual view takes from the plan as it is: its explanation is the plan's.
-    const passThrough = `=${a1(row, column, layout.sheets.estimate)}`;
-    if (sheet !== layout.sheets.estimate && wb.content(sheet, row, column) === passThrough) {
-      cell = { sheet: layout.sheets.estimate, row, column };
-    }
-    label = words.row(target.row);
+    label = words.viewRow(view, target.row);
     asked = { year: period.year, period: request.period };
+    if ((VARIANCE_BLOCKS as readonly string[]).includes(view)) {
+      if (!layout.sheets.variance) throw new ExplainError('the case has no actual months to compare');
+      if (!layout.varianceRows.some((r) => r.key === target.row))
+        throw new ExplainError(`no comparison of ${request.key}`);
+      const block = view as (typeof VARIANCE_BLOCKS)[number];
+      cell = { sheet: layout.sheets.variance, row: varianceRow(layout.varianceRows, block, target.row), column };
+    } else if (view === 'actual_to_date' || view === 'estimate_to_date') {
+      const sheet = view === 'actual_to_date' ? layout.sheets.actualToDate : layout.sheets.estimateToDate;
+      if (!sheet) throw new ExplainError('the case has no actual months to compare');
+      cell = { sheet, row, column };
+    } else {
+      const sheet = view === 'actual' ? (layout.sheets.actual ?? layout.sheets.estimate) : layout.sheets.estimate;
+      cell = { sheet, row, column };
+      // A month the actual view takes from the plan as it is: its explanation is the plan's.
+      const passThrough = `=${a1(row, column, layout.sheets.estimate)}`;
+      if (sheet !== layout.sheets.estimate && wb.content(sheet, row, column) === passThrough) {
+        cell = { sheet: layout.sheets.estimate, row, column };
+      }
+    }
   }
-  const explainedView = index.sheets.get(cell.sheet);
-  const inActual = explainedView?.kind === 'period' && explainedView.view === 'actual';
+  // The view of the sheet explained: an input read in another view says which. The comparison and the dashboard
+  // read other sheets only, so each of their inputs names its view.
+  const explainedRole = index.sheets.get(cell.sheet);
+  const explainedView: ExplainView | undefined =
+    explainedRole?.kind === 'period'
+      ? explainedRole.view
+      : explainedRole?.kind === 'variance' || explainedRole?.kind === 'dashboard'
+        ? undefined
+        : 'estimate';
 
   const describe = (c: CellAddress): ExplainInput => {
     const role = index.sheets.get(c.sheet);
@@ -186,7 +241,7 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
       const key = Object.keys(role.layout.rowOf).find((k) => role.layout.rowOf[k] === c.row) ?? '';
       const at = COLUMN_PERIODS.get(c.column) ?? { year: asked.year, period: 'cy' };
       const other = at.year !== asked.year || at.period !== asked.period;
-      const planInActual = inActual && role.view === 'estimate';
+      const otherView = role.view !== explainedView ? role.view : undefined;
       const path = index.inputs.get(cellKey(c));
       const stored = path !== undefined && storedInput(wb, path);
       const source: ExplainSource = stored
@@ -197,16 +252,17 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
           ? 'formula'
           : 'default';
       return {
-        label: `${words.row(key)}${suffix([planInActual ? words.phrases.plan : undefined, other ? words.period(at.year, at.period) : undefined])}`,
+        label: `${words.row(key)}${suffix([otherView ? words.viewNote(otherView) : undefined, other ? words.period(at.year, at.period) : undefined])}`,
         key,
         year: at.year,
         period: at.period,
         value,
         source,
         explainable: isFormula,
-        ...(planInActual ? { view: 'estimate' as const } : {}),
+        ...(otherView ? { view: otherView } : {}),
       };
     }
+    if (role?.kind === 'dashboard') return dashboardInput(role.layout, c, value, isFormula);
     if (role?.kind === 'assumptions') {
       const key = ASSUMPTION_ROWS[c.row - 1]?.key ?? '';
       const caseInput = key === 'case_rate' || key === 'growth_multiple';
@@ -239,6 +295,24 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
     }
     const name = PLAN_NAMES[c.row - 1] ?? 'template';
     return planInput(name, value);
+  };
+  // A figure of the dashboard read by another (a rate recomputed from the averages, the gauge from its goal).
+  const dashboardInput = (layout: CaseLayout, c: CellAddress, value: Value, isFormula: boolean): ExplainInput => {
+    const d = layout.dashboard;
+    const scalar = DASHBOARD_SCALARS.find((s) => d.scalarRow[s] === c.row);
+    const column = DASHBOARD_COLUMNS.find((col) => d.column[col] === c.column);
+    const row = Object.keys(d.metricRow).find((k) => d.metricRow[k] === c.row);
+    const key = scalar ? dashboardKey(scalar) : dashboardKey(column ?? 'latest_value', row ?? '');
+    return {
+      label: scalar ? words.dashboardScalar(scalar) : words.dashboard(column ?? 'latest_value', row ?? ''),
+      key,
+      year: period.year,
+      period: request.period,
+      value,
+      // The latest actual month is the one number of the sheet that is not a formula: the last month with actuals.
+      source: isFormula ? 'formula' : scalar === 'latest_actual_month' && value !== null ? 'actual' : 'default',
+      explainable: isFormula,
+    };
   };
   const planInput = (name: PlanName, value: Value): ExplainInput => ({
     label: words.plan(name),

@@ -3,6 +3,7 @@
  * (a row of the period sheets, a field of the annual P&L, or a per-year assumption) and the periods.
  */
 import { ASSUMPTION_ROWS, type AssumptionKey } from './compile/assumptions';
+import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS, type DashboardColumn, type DashboardScalar } from './compile/dashboard';
 import { ROWS } from './rows';
 import { PLAN_YEARS } from './schema';
 
@@ -18,20 +19,69 @@ export const PL_FIELD_ROWS: Record<string, string> = {
 /** A per-year assumption's key, as explain takes it: `assumption.churn_rate`. */
 export const ASSUMPTION_PREFIX = 'assumption.';
 
-export type ExplainTarget = { kind: 'row'; row: string } | { kind: 'assumption'; key: AssumptionKey };
+/** A dashboard figure's key, as explain takes it: `dashboard.ave_three_monthes.mrr`, `dashboard.mrr_goal`. */
+export const DASHBOARD_PREFIX = 'dashboard.';
+
+/**
+ * The views a row is explained in: the plan (`estimate`), the actual view (`actual`: ACT months and the forecast), the
+ * comparison of the ACT months (`progress`, `difference_value`, `difference_rate`, as the Variance sheet holds them)
+ * and the two sides it compares (`actual_to_date`, `estimate_to_date`: the actual and the plan over the ACT months).
+ */
+export const EXPLAIN_VIEWS = [
+  'estimate',
+  'actual',
+  'progress',
+  'difference_value',
+  'difference_rate',
+  'actual_to_date',
+  'estimate_to_date',
+] as const;
+export type ExplainView = (typeof EXPLAIN_VIEWS)[number];
+
+export type ExplainTarget =
+  | { kind: 'row'; row: string }
+  | { kind: 'assumption'; key: AssumptionKey }
+  | { kind: 'dashboard'; column: DashboardColumn; row: string }
+  | { kind: 'dashboardScalar'; scalar: DashboardScalar };
 
 const ROW_KEYS = new Set(ROWS.map((r) => r.key));
 const ASSUMPTION_KEYS = new Set<string>(ASSUMPTION_ROWS.map((r) => r.key));
 
-/** Every key explain answers: period-sheet rows, the P&L's own field names and `assumption.<key>`. */
+/** The key of a dashboard figure: a metric row's column (`dashboard.ave_three_monthes.mrr`), or a scalar. */
+export function dashboardKey(column: DashboardColumn | DashboardScalar, row?: string): string {
+  return row === undefined ? `${DASHBOARD_PREFIX}${column}` : `${DASHBOARD_PREFIX}${column}.${row}`;
+}
+
+/**
+ * Every key explain answers: period-sheet rows, the P&L's own field names, `assumption.<key>`, and the dashboard's
+ * figures (`dashboard.<column>.<row>` for a metric's latest value, averages and fiscal-year achievement,
+ * `dashboard.<scalar>` for runway and the MRR progress gauge).
+ */
 export const EXPLAIN_KEYS: readonly string[] = [
   ...ROW_KEYS,
   ...Object.keys(PL_FIELD_ROWS),
   ...[...ASSUMPTION_KEYS].map((k) => `${ASSUMPTION_PREFIX}${k}`),
+  ...DASHBOARD_COLUMNS.flatMap((column) => [...ROW_KEYS].map((row) => dashboardKey(column, row))),
+  ...DASHBOARD_SCALARS.map((scalar) => dashboardKey(scalar)),
 ];
 
-/** Where a key is read: a period-sheet row or an assumption; undefined for a key explain does not know. */
+const DASHBOARD_COLUMN_SET = new Set<string>(DASHBOARD_COLUMNS);
+const DASHBOARD_SCALAR_SET = new Set<string>(DASHBOARD_SCALARS);
+
+/** Where a key is read: a period-sheet row, an assumption or a dashboard cell; undefined for a key explain does not know. */
 export function explainTarget(key: string): ExplainTarget | undefined {
+  if (key.startsWith(DASHBOARD_PREFIX)) {
+    const [first, row, ...rest] = key.slice(DASHBOARD_PREFIX.length).split('.');
+    if (rest.length > 0 || first === undefined) return undefined;
+    if (row === undefined) {
+      return DASHBOARD_SCALAR_SET.has(first)
+        ? { kind: 'dashboardScalar', scalar: first as DashboardScalar }
+        : undefined;
+    }
+    return DASHBOARD_COLUMN_SET.has(first) && ROW_KEYS.has(row)
+      ? { kind: 'dashboard', column: first as DashboardColumn, row }
+      : undefined;
+  }
   if (key.startsWith(ASSUMPTION_PREFIX)) {
     const k = key.slice(ASSUMPTION_PREFIX.length);
     return ASSUMPTION_KEYS.has(k) ? { kind: 'assumption', key: k as AssumptionKey } : undefined;

@@ -3,6 +3,8 @@
  * English the workbook's own row labels), the periods, and the spreadsheet functions a formula is written with.
  */
 import { ASSUMPTION_ROWS, type PlanName } from './compile/assumptions';
+import type { DashboardColumn, DashboardScalar } from './compile/dashboard';
+import type { ExplainView } from './explainKeys';
 import { JA_ROW_LABELS, LANGUAGES, type Language } from './labels';
 import { calendarOf } from './layout';
 import { rowsFor } from './rows';
@@ -116,6 +118,85 @@ const PHRASES: Record<ExplainLanguage, { blank: string; blankNote: string; plan:
   ja: { blank: '空欄', blankNote: '（計算できないときは空欄）', plan: '計画', actualView: '実績' },
 };
 
+/** A row's figure in a view other than the plan and the actual view, `{row}` standing for the row's name. */
+const VIEW_ROWS: Record<ExplainLanguage, Record<Exclude<ExplainView, 'estimate' | 'actual'>, string>> = {
+  en: {
+    progress: 'Progress of {row} (actual ÷ plan, ACT months)',
+    difference_value: 'Difference of {row} (actual − plan, ACT months)',
+    difference_rate: 'Difference rate of {row} (actual ÷ plan − 1, ACT months)',
+    actual_to_date: '{row} (actual of the ACT months)',
+    estimate_to_date: '{row} (plan of the ACT months)',
+  },
+  ja: {
+    progress: '{row}の進捗率（実績÷計画、実績月）',
+    difference_value: '{row}の差異（実績−計画、実績月）',
+    difference_rate: '{row}の差異率（実績÷計画−1、実績月）',
+    actual_to_date: '{row}（実績月の実績）',
+    estimate_to_date: '{row}（実績月の計画）',
+  },
+};
+
+/** An input's view when it is not the view of the figure explained, as a note beside its name. */
+const VIEW_NOTES: Record<ExplainLanguage, Record<ExplainView, string>> = {
+  en: {
+    estimate: 'plan',
+    actual: 'actual',
+    progress: 'progress',
+    difference_value: 'difference',
+    difference_rate: 'difference rate',
+    actual_to_date: 'actual of the ACT months',
+    estimate_to_date: 'plan of the ACT months',
+  },
+  ja: {
+    estimate: '計画',
+    actual: '実績',
+    progress: '進捗率',
+    difference_value: '差異',
+    difference_rate: '差異率',
+    actual_to_date: '実績月の実績',
+    estimate_to_date: '実績月の計画',
+  },
+};
+
+/** The dashboard's columns of a metric, `{row}` standing for the metric's name. */
+const DASHBOARD_COLUMN_LABELS: Record<ExplainLanguage, Record<DashboardColumn, string>> = {
+  en: {
+    latest_value: '{row}: latest actual',
+    ave_three_monthes: '{row}: 3-month average',
+    ave_six_monthes: '{row}: 6-month average',
+    ave_twelve_monthes: '{row}: 12-month average',
+    fiscal_year_achieved: '{row}: fiscal year achieved',
+  },
+  ja: {
+    latest_value: '{row}（最新の実績）',
+    ave_three_monthes: '{row}（3か月平均）',
+    ave_six_monthes: '{row}（6か月平均）',
+    ave_twelve_monthes: '{row}（12か月平均）',
+    fiscal_year_achieved: '{row}（年度達成率）',
+  },
+};
+
+const DASHBOARD_SCALAR_LABELS: Record<ExplainLanguage, Record<DashboardScalar, string>> = {
+  en: {
+    latest_actual_month: 'Latest actual month (plan month)',
+    runway_from_month: 'Runway counted from (plan month)',
+    cash_out_month: 'Cash-out month (plan month, 0 = none)',
+    forecast_monthes: 'Months of runway',
+    mrr_goal: 'MRR goal (year-end plan)',
+    mrr_as_is: 'MRR as is (latest actual)',
+    mrr_progress_percent: 'MRR progress (%)',
+  },
+  ja: {
+    latest_actual_month: '最新の実績月（計画月）',
+    runway_from_month: 'ランウェイの起点（計画月）',
+    cash_out_month: '資金が初めてマイナスになる月（計画月、0 = なし）',
+    forecast_monthes: 'ランウェイ（月数）',
+    mrr_goal: 'MRR目標（年度末の計画）',
+    mrr_as_is: 'MRR現在（最新の実績）',
+    mrr_progress_percent: 'MRR進捗（%）',
+  },
+};
+
 export class ExplainWords {
   private readonly rowLabels: Record<string, string>;
   constructor(
@@ -129,6 +210,27 @@ export class ExplainWords {
 
   row(key: string): string {
     return this.rowLabels[key] ?? key;
+  }
+
+  /** A row's name in a view: the row's own name in the plan and the actual view, else what the view compares. */
+  viewRow(view: ExplainView, key: string): string {
+    if (view === 'estimate' || view === 'actual') return this.row(key);
+    return VIEW_ROWS[this.language][view].replace('{row}', this.row(key));
+  }
+
+  /** The note beside an input read in another view than the figure explained ("plan", "actual of the ACT months"). */
+  viewNote(view: ExplainView): string {
+    return VIEW_NOTES[this.language][view];
+  }
+
+  /** A dashboard figure of a metric row ("MRR: 3-month average"). */
+  dashboard(column: DashboardColumn, key: string): string {
+    return DASHBOARD_COLUMN_LABELS[this.language][column].replace('{row}', this.row(key));
+  }
+
+  /** A dashboard figure of the case as a whole (runway, the MRR progress gauge). */
+  dashboardScalar(scalar: DashboardScalar): string {
+    return DASHBOARD_SCALAR_LABELS[this.language][scalar];
   }
 
   assumption(key: string): string {

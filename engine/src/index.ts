@@ -16,7 +16,7 @@ export {
   type Explanation,
   explain,
 } from './explain';
-export { EXPLAIN_KEYS, EXPLAIN_PERIODS, explainTarget } from './explainKeys';
+export { EXPLAIN_KEYS, EXPLAIN_PERIODS, EXPLAIN_VIEWS, explainTarget } from './explainKeys';
 export { EXPLAIN_LANGUAGES, type ExplainLanguage } from './explainLabels';
 export {
   ALL_PERIODS,
