@@ -220,6 +220,57 @@ describe('history', () => {
     expect((await p.get('/history', {}, other.owner.token)).status).toBe(404);
   });
 
+  it('records every kind of input change under the call that made it', async () => {
+    const p = await ownerPlan('kinds');
+    const caseId = p.baseId;
+    const steps: [string, Record<string, unknown>, string][] = [
+      ['/case/edit', { case_id: caseId, year: 1, key: 'churn_rate', value: 0.01 }, 'assumption'],
+      ['/model/edit', { case_id: caseId, model: { name: 'custom', rates: [2, 2, 2, 1.5, 1.5] } }, 'case'],
+      ['/pl/monthly/cashflow/edit', { case_id: caseId, year: 1, month: 1, equity_raised: 5_000_000 }, 'monthly'],
+      ['/pl/monthly/edit', { case_id: caseId, year: 1, month: 1, order: 3 }, 'status'],
+      ['/pl/monthly/adjust/edit', { case_id: caseId, year: 1, pattern: 'downward' }, 'revision'],
+      [
+        '/pl/monthly/comment/edit',
+        { case_id: caseId, year: 1, column_name: 1, section: 'actual', content: 'Launch' },
+        'comment',
+      ],
+      [
+        '/cost/create',
+        {
+          case_id: caseId,
+          item_title: 'sm_advertising',
+          item_name: 'Ads',
+          price: 1000,
+          start_year: 2026,
+          start_month: 4,
+          end_year: 2026,
+          end_month: 9,
+        },
+        'cost_item',
+      ],
+      ['/business-plan/theme-color', { theme_color: 'black' }, 'plan'],
+      ['/pl/color', { colors: [{ arr: '#AABBCC', pl: '#112233', gross_profit: '#445566' }] }, 'color'],
+      ['/authority/add', { email: 'member-kinds@example.com', ...roles('can_view') }, 'member'],
+      ['/home/edit', { kpi_title: 'meeting', value: 4, date: '2026-07-14' }, 'daily'],
+    ];
+    for (const [path, body, kind] of steps) {
+      const answer = await p.post(path, body);
+      expect([200, 201], `${path}: ${answer.text}`).toContain(answer.status);
+      const change = await p.newest();
+      expect(change.action).toBe(path);
+      expect(change.items.map((i: { kind: string }) => i.kind)).toContain(kind);
+    }
+    const actual = (await p.get('/history')).body.data.changes.find(
+      (c: { action: string }) => c.action === '/pl/monthly/edit',
+    );
+    expect(actual.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'monthly', key: 'order', year: 1, month: 1, detail: 'actual', new: 3 }),
+        expect.objectContaining({ kind: 'status', key: 'status', year: 1, month: 1, new: 'ACT' }),
+      ]),
+    );
+  });
+
   it('keeps parallel writes apart: each change holds its own edit only', async () => {
     const p = await ownerPlan('parallel');
     const values = Array.from({ length: 10 }, (_, i) => (i + 1) / 1000);
