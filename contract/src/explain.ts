@@ -1,9 +1,17 @@
 /**
  * Explain: where a number of the plan comes from (`GET /explain`). The request names one figure (a key of the
- * monthly record or the annual P&L, or a per-year assumption as `assumption.<key>`, in a period of a plan year and a
- * view); the answer is its formula in words and every input the formula reads. The key's area decides who may ask.
+ * monthly record or the annual P&L in a period of a plan year and a view, a per-year assumption as
+ * `assumption.<key>`, or a dashboard figure as `dashboard.<column>.<row>` or `dashboard.<scalar>`); the answer is its
+ * formula in words and every input the formula reads. The key's area decides who may ask.
  */
-import { ASSUMPTION_PREFIX, EXPLAIN_KEYS, EXPLAIN_PERIODS, PL_FIELD_ROWS } from '@topline/engine/src/explainKeys';
+import {
+  ASSUMPTION_PREFIX,
+  DASHBOARD_PREFIX,
+  EXPLAIN_KEYS,
+  EXPLAIN_PERIODS,
+  EXPLAIN_VIEWS,
+  PL_FIELD_ROWS,
+} from '@topline/engine/src/explainKeys';
 import { z } from 'zod';
 import { caseIdText, planQuery, yearText } from './plans';
 import { type Area, costAreaOf, type Scope, YEAR_KEY_AREAS } from './policy';
@@ -17,7 +25,11 @@ export const explainQuery = planQuery.extend({
   year: yearText,
   period: z.enum(EXPLAIN_PERIODS, { error: 'period is a month 1..12, q1..q4 or cy' }),
   key: z.enum(EXPLAIN_KEYS as [string, ...string[]], { error: 'not a figure that can be explained' }),
-  view: z.enum(['estimate', 'actual']).optional(),
+  /**
+   * The view of a row: `estimate` (the default), `actual`, the comparison of the ACT months (`progress`,
+   * `difference_value`, `difference_rate`) or a side it compares (`actual_to_date`, `estimate_to_date`).
+   */
+  view: z.enum(EXPLAIN_VIEWS).optional(),
   /** The interface language of the labels and the formula; English unless `ja`. */
   lang: z.enum(['en', 'ja']).optional(),
 });
@@ -27,7 +39,7 @@ const explainValue = z.union([z.number(), z.string(), z.null()]);
 
 export const explainInputSchema = z.strictObject({
   label: z.string(),
-  /** A row of the monthly record (`mrr`), `assumption.<key>`, `plan.<name>` or `daily.<metric>`. */
+  /** A row of the monthly record (`mrr`), `assumption.<key>`, `plan.<name>`, `daily.<metric>` or `dashboard.<figure>`. */
   key: z.string(),
   year: z.int().nullable(),
   period: z.string().nullable(),
@@ -35,8 +47,11 @@ export const explainInputSchema = z.strictObject({
   source: z.enum(EXPLAIN_SOURCES),
   /** Whether the input has an explanation of its own that the caller may ask for. */
   explainable: z.boolean(),
-  /** Present when the input is read in the estimate although the actual view was asked. */
-  view: z.literal('estimate').optional(),
+  /**
+   * Present when the input is read in another view than the figure explained (the estimate in the actual view, the
+   * sides of a comparison, the months of a dashboard figure): the view to ask its explanation in.
+   */
+  view: z.enum(EXPLAIN_VIEWS).optional(),
 });
 export type ExplainInputAnswer = z.infer<typeof explainInputSchema>;
 
@@ -92,9 +107,11 @@ const SALES_ROWS = new Set(['professional_service', 'professional_service_rate']
 /**
  * The area a key belongs to, and so who may ask for its explanation: an assumption's is the area that edits it
  * (`YEAR_KEY_AREAS`; case rate and growth model: the P&L); a cost and its share of revenue, its cost group; the
- * funnel and unit economics, KPI; professional services, the sales detail; cash, the monthly P&L; the rest, the P&L.
+ * funnel and unit economics, KPI; professional services, the sales detail; cash, the monthly P&L; a dashboard figure,
+ * the dashboard; the rest, the P&L.
  */
 export function explainArea(key: string): Area {
+  if (key.startsWith(DASHBOARD_PREFIX)) return 'dashboard';
   if (key.startsWith(ASSUMPTION_PREFIX)) {
     const k = key.slice(ASSUMPTION_PREFIX.length);
     return k in YEAR_KEY_AREAS ? YEAR_KEY_AREAS[k as keyof typeof YEAR_KEY_AREAS] : 'pl';
