@@ -1,12 +1,13 @@
-import type { ProfileEdit } from '@topline/contract';
-import { useEffect, useRef, useState } from 'react';
+import { hasEdit, type ProfileEdit } from '@topline/contract';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useNotice } from '../notices';
 import { useSession } from '../session';
-import type { SettingsTab } from '../shell/ShellContext';
+import { type SettingsTab, ShellContext } from '../shell/ShellContext';
 import { BillingPanel } from './BillingPanel';
+import { HistoryPanel } from './HistoryPanel';
 import { choiceLabel, EMPTY_PROFILE, ProfileFields, profileErrors } from './ProfileFields';
 
 interface SettingsModalProps {
@@ -15,11 +16,16 @@ interface SettingsModalProps {
   onLogout: () => void;
 }
 
-/** The settings modal: plan list, subscription plan and billing, profile, and logout. Closed only by its button. */
+/**
+ * The settings modal: plan list, subscription plan and billing, the plan's history (the owner and members who may edit
+ * some area, as the API allows), profile, and logout. Closed only by its button.
+ */
 export default function SettingsModal({ initialTab, onClose, onLogout }: SettingsModalProps) {
   const { t } = useTranslation();
   const session = useSession();
-  const [tab, setTab] = useState<SettingsTab>(initialTab);
+  const shell = useContext(ShellContext);
+  const historyPlan = shell && (shell.plan.is_owner || hasEdit(shell.plan.role)) ? shell.plan : null;
+  const [tab, setTab] = useState<SettingsTab>(initialTab === 'history' && !historyPlan ? 'plans' : initialTab);
   const dialog = useRef<HTMLDialogElement>(null);
   // Unsaved profile edits ask before they are thrown away by closing or switching tab.
   const dirty = useRef(false);
@@ -42,6 +48,7 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
   const tabs: { key: SettingsTab; label: string }[] = [
     { key: 'plans', label: t('settings.planList') },
     { key: 'plan', label: t('settings.plan') },
+    ...(historyPlan ? [{ key: 'history' as const, label: t('history.tab') }] : []),
     { key: 'profile', label: t('settings.profile') },
   ];
 
@@ -79,6 +86,9 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
         <div className="modal-panel" role="tabpanel">
           {tab === 'plans' && <PlanListTab onNavigate={() => leave(onClose)} />}
           {tab === 'plan' && <BillingPanel />}
+          {tab === 'history' && historyPlan && shell && (
+            <HistoryPanel plan={historyPlan} onPlanChanged={shell.planChanged} />
+          )}
           {tab === 'profile' && (
             <ProfileTab
               onDirty={(value) => {

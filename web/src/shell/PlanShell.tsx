@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ExplainHost } from '../explain/ExplainContext';
+import { resyncEngine } from '../plan/engineSession';
 import { useSession } from '../session';
 import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
@@ -15,7 +16,7 @@ import { YearSwitcher } from './YearSwitcher';
 
 const SettingsModal = lazy(() => import('../settings/SettingsModal'));
 const COLLAPSE_KEY = 'topline.menu_collapsed';
-const SETTINGS_TABS: readonly SettingsTab[] = ['plans', 'plan', 'profile'];
+const SETTINGS_TABS: readonly SettingsTab[] = ['plans', 'plan', 'history', 'profile'];
 
 function screenKeyFromPath(rest: string): ScreenKey | null {
   const first = rest.split('/')[0] ?? '';
@@ -34,6 +35,8 @@ export default function PlanShell() {
   const screenKey = screenKeyFromPath(params['*'] ?? '');
   const [year, setYear] = useState(() => (plan ? openingYear(plan, new Date()) : 1));
   const [loading, setLoading] = useState(true);
+  // Bumped when the plan changed outside the screen (a restore), so the screen mounts afresh and reads it again.
+  const [revision, setRevision] = useState(0);
   const [collapsed, setCollapsed] = useState(() => window.localStorage.getItem(COLLAPSE_KEY) === '1');
   const [settingsTab, setSettingsTab] = useState<SettingsTab | null>(
     search.get('settings') ? ((search.get('settings') as SettingsTab) ?? 'plans') : null,
@@ -70,9 +73,15 @@ export default function PlanShell() {
     }
   }, [search, setSearch]);
 
+  const planChanged = useCallback(() => {
+    setLoading(true);
+    setRevision((value) => value + 1);
+    void resyncEngine(planId, true);
+  }, [planId]);
+
   const view = useMemo<ShellView | null>(
-    () => (plan ? { plan, year, setYear, setLoading, openSettings } : null),
-    [plan, year, openSettings],
+    () => (plan ? { plan, year, setYear, setLoading, openSettings, planChanged } : null),
+    [plan, year, openSettings, planChanged],
   );
 
   if (!user) return <Loading />;
@@ -125,7 +134,7 @@ export default function PlanShell() {
             ) : !allowed ? (
               <NoAccessPanel />
             ) : (
-              <ScreenBoundary key={screenKey}>
+              <ScreenBoundary key={`${screenKey}:${revision}`}>
                 <Suspense fallback={<Loading />}>
                   <Screen />
                 </Suspense>

@@ -1,7 +1,7 @@
 import type { PlanListItem } from '@topline/contract';
 import { createContext, useContext } from 'react';
 
-export type SettingsTab = 'plans' | 'plan' | 'profile';
+export type SettingsTab = 'plans' | 'plan' | 'history' | 'profile';
 
 /** What a working screen needs from the shell: its plan, the shared year, loading and the settings modal. */
 export interface ShellView {
@@ -10,6 +10,8 @@ export interface ShellView {
   setYear: (year: number) => void;
   setLoading: (loading: boolean) => void;
   openSettings: (tab?: SettingsTab) => void;
+  /** The plan's inputs changed outside the screen (a restore): the screen and the browser's engine read them again. */
+  planChanged: () => void;
 }
 
 export const ShellContext = createContext<ShellView | null>(null);
