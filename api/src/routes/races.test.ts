@@ -67,6 +67,8 @@ async function expectScreensAnswer(token: string, planId: number, tier: Tier): P
     return method === 'GET' && needs.kind !== 'public' && needs.kind !== 'signed_in';
   });
   expect(planReads.length).toBeGreaterThan(10);
+  // The history's moments are its changes: the plan's newest one.
+  const latest = String((await api.db('plan_changes').where({ plan_id: planId }).max({ id: 'id' }))[0]?.id);
   const answers = await Promise.all(
     planReads.map(async (name) => {
       const route = routes[name];
@@ -79,6 +81,8 @@ async function expectScreensAnswer(token: string, planId: number, tier: Tier): P
         { ...withCase, year: '1', view: 'estimate' },
         { ...withCase, year: '1', period: '1', key: 'revenue' },
         { ...withCase, year: '1', period: '1', key: 'revenue', view: 'estimate' },
+        { business_plan_id: String(planId), at: latest },
+        { business_plan_id: String(planId), from: latest, to: latest },
       ];
       const query = queries.find((q) => (requestSchema(name, new Date()) as ZodType).safeParse(q).success);
       expect(query, `a query that ${route.path} takes`).toBeDefined();
