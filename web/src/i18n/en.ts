@@ -351,6 +351,8 @@ const en = {
     no: 'no',
     yearMonth: 'Y{{year}} M{{month}} ({{calendar}})',
     compareTitle: 'Comparison',
+    from: 'From',
+    to: 'To',
     fromAt: 'From {{date}}',
     toAt: 'To {{date}}',
     pointTitle: 'P&L right after the change of {{date}}',

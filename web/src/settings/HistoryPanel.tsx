@@ -57,9 +57,13 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
   // A past P&L and a comparison show the P&L area.
   const seesPl = levelOf(plan, 'pl') !== 'no_access';
   const resultBox = useRef<HTMLDivElement>(null);
-  // A result asked for from far down the list is brought into view.
+  // A result asked for from far down the list is brought into view, within the modal's panel only.
   useEffect(() => {
-    if (result) resultBox.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    const box = resultBox.current;
+    const panel = box?.closest('.modal-panel');
+    if (!result || !box || !panel) return;
+    const above = box.getBoundingClientRect().top - panel.getBoundingClientRect().top;
+    if (above < 0) panel.scrollTop += above - 16;
   }, [result]);
 
   /** Reads the newest page (after a restore too), or the page older than `cursor`, appended. */

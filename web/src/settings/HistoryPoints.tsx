@@ -148,8 +148,8 @@ export function HistoryCompareView({
             caseId={caseId}
             name={after?.case_name ?? before?.case_name ?? ''}
             columns={[
-              { point: 'from', label: fromLabel, pl: before?.pl ?? null },
-              { point: 'to', label: toLabel, pl: after?.pl ?? null },
+              { point: 'from', label: t('history.from'), pl: before?.pl ?? null },
+              { point: 'to', label: t('history.to'), pl: after?.pl ?? null },
             ]}
           />
         );
