@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, screenshot, startStack } from './browser';
-import { ownerWithPlan } from './screensHelpers';
+import { engineOf, ownerWithPlan } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -139,4 +139,108 @@ describe('explain in headless Chromium', () => {
     await screenshot(page, 'explain-dashboard');
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("explains the dashboard's averages, fiscal year and MRR goal, and the grid's progress and variance", async () => {
+    // A second month of actuals (test above: 20 customers won in month 1): 10 won, 1 churned in month 2.
+    const saved = await stack.api.call('POST', '/pl/monthly/edit', {
+      token: owner.token,
+      body: { business_plan_id: planId, year: 1, month: 2, order: 10, churn: 1 },
+    });
+    expect(saved.status).toBe(200);
+    const dashboard = (
+      await stack.api.call('GET', '/dashboard/retrieve', { token: owner.token, query: { business_plan_id: planId } })
+    ).body.data;
+    expect(dashboard.latest_actual_month).toBe(2);
+    await page.goto(`/business-plans/${planId}/`);
+    const average = page.locator('[data-test="metric-order"] [data-test="ave-3"]');
+    await average.waitFor();
+    await average.click();
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('New customers: 3-month average');
+    // The months it averages, the latest ACT month first: (10 + 20) / 2 = 15.
+    const value = await numberOf(panel().locator('[data-test="explain-value"]'));
+    expect(value).toBe(dashboard.metrics.order.ave_three_monthes);
+    expect(value).toBe(15);
+    const months = await panel()
+      .locator('[data-test="explain-input"]')
+      .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-key'), Number(row.getAttribute('data-value'))]));
+    expect(months).toEqual([
+      ['order', 10],
+      ['order', 20],
+    ]);
+    await screenshot(page, 'explain-dashboard-average');
+    // The months are entered actuals: leaves, edited on the monthly P&L.
+    expect(await input('order').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-source')))).toEqual([
+      'actual',
+      'actual',
+    ]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
+    // A computed month opens its own explanation, in the actual view: customers of month 2 (20 + 10 - 1 = 29).
+    await page.locator('[data-test="metric-customers"] [data-test="ave-3"]').click();
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('Customers: 3-month average');
+    expect(await numberOf(panel().locator('[data-test="explain-value"]'))).toBe((29 + 20) / 2);
+    await input('cumulative').first().locator('button.explain-open').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Customers');
+    expect(await numberOf(panel().locator('[data-test="explain-value"]'))).toBe(29);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
+
+    // The fiscal year achieved opens from the keyboard: the year's actual so far over the year's plan.
+    const fiscal = page.locator('[data-test="metric-arpa"] [data-test="fiscal-year"]');
+    await fiscal.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('ARPA: fiscal year achieved');
+    const achieved = await numberOf(panel().locator('[data-test="explain-value"]'));
+    expect(achieved).toBeCloseTo(dashboard.metrics.arpa.fiscal_year_achieved, 9);
+    const [toDate, plan] = await panel()
+      .locator('[data-test="explain-input"]')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-value'))));
+    expect((toDate ?? 0) / (plan ?? 1)).toBeCloseTo(achieved, 9);
+    await page.keyboard.press('Escape');
+
+    // The MRR goal is the plan's MRR at the end of the year.
+    await page.locator('[data-test="mrr-goal"]').click();
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('MRR goal (year-end plan)');
+    expect(await numberOf(panel().locator('[data-test="explain-value"]'))).toBeCloseTo(dashboard.mrr_progress.goal, 6);
+    expect(await numberOf(input('mrr'))).toBeCloseTo(dashboard.mrr_progress.goal, 6);
+    await page.keyboard.press('Escape');
+
+    // The monthly grid's progress: the actual over the plan of the ACT months.
+    const wb = await engineOf(stack, owner.token, planId);
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await cell('revenue', 'M3').waitFor();
+    await page.getByRole('tab', { name: 'Progress' }).click();
+    await cell('order', 'M2').click();
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('Progress of New customers (actual ÷ plan, ACT months)');
+    const progress = await numberOf(panel().locator('[data-test="explain-value"]'));
+    expect(progress).toBeCloseTo(wb.monthlyGrid(0, 1, 'progress')[1]?.values.order ?? Number.NaN, 9);
+    const actual = await numberOf(input('order').nth(0));
+    const estimate = await numberOf(input('order').nth(1));
+    expect(actual).toBe(10);
+    expect(actual / estimate).toBeCloseTo(progress, 9);
+    await screenshot(page, 'explain-progress');
+    await page.keyboard.press('Escape');
+
+    // The variance as values: the actual minus the plan of the ACT months.
+    await page.getByRole('tab', { name: 'Variance' }).click();
+    await page.getByRole('tab', { name: 'Value' }).click();
+    await cell('mrr', 'M1').click();
+    await expect
+      .poll(() => panel().locator('[data-test="explain-title"]').textContent())
+      .toBe('Difference of MRR (actual − plan, ACT months)');
+    const difference = await numberOf(panel().locator('[data-test="explain-value"]'));
+    expect(difference).toBeCloseTo(wb.monthlyGrid(0, 1, 'difference_value')[0]?.values.mrr ?? Number.NaN, 6);
+    expect((await numberOf(input('mrr').nth(0))) - (await numberOf(input('mrr').nth(1)))).toBeCloseTo(difference, 6);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

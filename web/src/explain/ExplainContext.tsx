@@ -3,18 +3,22 @@
  * from (`GET /explain`). The plan's shell holds the one `ExplainHost`; a screen asks for a figure's explanation with
  * `useExplain()` (or `openExplain`), and the host shows the panel.
  */
+import type { ExplainView } from '@topline/engine';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import { ExplainPanel } from './ExplainPanel';
 
-/** One figure: a key of the monthly record or the annual P&L (or `assumption.<key>`) in a period of a plan year. */
+/**
+ * One figure: a key of the monthly record or the annual P&L (or `assumption.<key>`) in a period of a plan year and a
+ * view, or a dashboard figure (`dashboard.<column>.<row>`, `dashboard.<scalar>`, whatever the period).
+ */
 export interface ExplainTarget {
   caseId?: number | undefined;
   year: number;
   /** `1`..`12`, `q1`..`q4` or `cy`. */
   period: string;
   key: string;
-  view?: 'estimate' | 'actual';
+  view?: ExplainView;
 }
 
 /** The explanations opened from the figure down, so that each input's explanation can go back to the one before. */

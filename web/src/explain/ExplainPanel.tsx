@@ -14,12 +14,22 @@ type Input = ExplainAnswer['inputs'][number];
 const PERCENT = /(_rate|_cvr|_progress)$/;
 const DECIMALS = new Set(['ltv_cac', 'burn_multiple', 'assumption.growth_multiple', 'assumption.case_rate']);
 
-/** A figure as the screens show it: rates as percentages, multiples with two decimals, amounts whole. */
-export function formatExplained(key: string, value: number | string | null): string {
+/** Views and dashboard figures that are shares whatever the row: progress, difference rate, fiscal year achieved. */
+const SHARE_VIEWS = new Set(['progress', 'difference_rate']);
+const FISCAL_YEAR = 'dashboard.fiscal_year_achieved.';
+
+/**
+ * A figure as the screens show it: rates as percentages, multiples with two decimals, amounts whole; a progress or
+ * difference rate and a fiscal year achieved as percentages; a dashboard figure of a row as the row's.
+ */
+export function formatExplained(key: string, value: number | string | null, view?: string): string {
   if (value === null) return '—';
   if (typeof value === 'string') return value;
-  if (PERCENT.test(key) && key !== 'assumption.upselling_month') return formatPercent(value, 2);
-  if (DECIMALS.has(key)) return formatNumber(value, 2);
+  if (SHARE_VIEWS.has(view ?? '') || key.startsWith(FISCAL_YEAR)) return formatPercent(value, 2);
+  if (key === 'dashboard.mrr_progress_percent') return `${formatNumber(value, 2)}%`;
+  const row = /^dashboard\.[a-z_]+\.([a-z_]+)$/.exec(key)?.[1] ?? key;
+  if (PERCENT.test(row) && row !== 'assumption.upselling_month') return formatPercent(value, 2);
+  if (DECIMALS.has(row)) return formatNumber(value, 2);
   return formatNumber(value, Number.isInteger(value) ? 0 : 2);
 }
 
@@ -147,7 +157,7 @@ export function ExplainPanel({
       {answer && (
         <>
           <p className="explain-value" data-test="explain-value" data-value={answer.value ?? ''}>
-            {formatExplained(target.key, answer.value)}
+            {formatExplained(target.key, answer.value, target.view)}
           </p>
           <p className="explain-formula" data-test="explain-formula">
             {answer.formula}
@@ -174,7 +184,9 @@ export function ExplainPanel({
                       input.label
                     )}
                   </span>
-                  <span className="explain-input-value">{formatExplained(input.key, input.value)}</span>
+                  <span className="explain-input-value">
+                    {formatExplained(input.key, input.value, input.view ?? target.view)}
+                  </span>
                   <span className={`explain-source explain-source-${input.source.replace(' ', '-')}`}>
                     {sourceName(input)}
                   </span>

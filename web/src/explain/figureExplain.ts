@@ -1,18 +1,23 @@
 /**
- * A figure outside a grid (the dashboard's latest values) as a control that opens its explanation by click, Enter or
- * Space.
+ * A figure outside a grid (the dashboard's latest values, averages, fiscal-year achievement and MRR progress) as a
+ * control that opens its explanation by click, Enter or Space.
  */
+import type { DashboardColumn, DashboardScalar } from '@topline/engine/src/compile/dashboard';
+import { dashboardKey } from '@topline/engine/src/explainKeys';
 import { DASHBOARD_METRICS } from '@topline/engine/src/read/dashboard';
 import type { KeyboardEvent } from 'react';
 import { type ExplainTarget, openExplain } from './ExplainContext';
 
-/** Props that make an element open the explanation of `target` (none when there is nothing to explain). */
-export function explainFigure(target: ExplainTarget | null) {
+/**
+ * Props that make an element open the explanation of `target` (none when there is nothing to explain); `className` is
+ * the element's class with the figure's.
+ */
+export function explainFigure(target: ExplainTarget | null, className = 'ws-big') {
   if (!target) return {};
   return {
     role: 'button',
     tabIndex: 0,
-    className: 'ws-big explain-figure',
+    className: `${className} explain-figure`.trim(),
     'data-explain': target.key,
     onClick: () => openExplain(target),
     onKeyDown: (e: KeyboardEvent) => {
@@ -29,4 +34,28 @@ export function dashboardTarget(name: string, latest: number | null, caseId: num
   if (!key || latest === null || latest < 1) return null;
   const year = Math.ceil(latest / 12);
   return { caseId, year, period: String(latest - 12 * (year - 1)), key, view: 'actual' };
+}
+
+/**
+ * A dashboard figure of a metric other than its latest value (an average, the fiscal year achieved): the cell of the
+ * case's dashboard, which reads the months up to the latest ACT month.
+ */
+export function dashboardFigureTarget(
+  name: string,
+  column: DashboardColumn,
+  latest: number | null,
+  caseId: number | undefined,
+): ExplainTarget | null {
+  const row = DASHBOARD_METRICS[name];
+  if (!row || latest === null || latest < 1) return null;
+  return { caseId, year: Math.ceil(latest / 12), period: 'cy', key: dashboardKey(column, row) };
+}
+
+/** A figure of the dashboard as a whole (the MRR progress gauge: as is, goal, percent) in plan year `year`. */
+export function dashboardScalarTarget(
+  scalar: DashboardScalar,
+  year: number,
+  caseId: number | undefined,
+): ExplainTarget {
+  return { caseId, year: Math.min(6, Math.max(1, year)), period: 'cy', key: dashboardKey(scalar) };
 }

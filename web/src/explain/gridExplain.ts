@@ -2,6 +2,8 @@
  * The grids' way into explain: a click on a number, or Enter or Space on it, opens its explanation; where a click or
  * Enter edits the cell, Alt with it explains instead.
  */
+
+import type { ExplainView } from '@topline/engine';
 import type { CellClickedEvent, CellKeyDownEvent, FullWidthCellKeyDownEvent } from 'ag-grid-community';
 import { type ExplainTarget, openExplain } from './ExplainContext';
 
@@ -30,20 +32,36 @@ export function explainOnCells<Row>(target: (event: CellEvent<Row>) => ExplainTa
   };
 }
 
-/** The figure of a monthly-grid cell: a metric of a period column in the estimate or actual view. */
+/** The view explain reads a monthly-grid view in; `variance` says whether the variance view shows rates or values. */
+function explainedView(view: string, variance: 'rate' | 'value'): ExplainView | null {
+  if (view === 'estimate') return 'estimate';
+  if (view === 'actual' || view === 'revise') return 'actual';
+  if (view === 'progress') return 'progress';
+  if (view === 'variance') return variance === 'rate' ? 'difference_rate' : 'difference_value';
+  return null;
+}
+
+/**
+ * The figure of a monthly-grid cell: a metric of a period column in the estimate or actual view, or its progress or
+ * difference over the ACT months (a blank of those, a period without ACT months, has nothing to explain).
+ */
 export function monthlyTarget(
   key: string | undefined,
   field: string | undefined,
   columns: readonly { monthType: 'month' | 'quarter' | 'cy'; column: string; t: number | null }[],
   view: string,
   caseId: number | undefined,
+  variance: 'rate' | 'value' = 'rate',
+  value?: unknown,
 ): ExplainTarget | null {
   // The period columns' fields are c0 .. c16, in the columns' order.
   const column = /^c\d+$/.test(field ?? '') ? columns[Number(field?.slice(1))] : undefined;
   if (!key || !column) return null;
-  const explained = view === 'estimate' ? 'estimate' : view === 'actual' || view === 'revise' ? 'actual' : null;
+  const explained = explainedView(view, variance);
   const t = columns.find((c) => c.t !== null)?.t;
   if (!explained || !t) return null;
+  const compared = explained !== 'estimate' && explained !== 'actual';
+  if (compared && (value === null || value === undefined || value === '')) return null;
   const year = Math.ceil(t / 12);
   const period =
     column.monthType === 'month'

@@ -1,8 +1,9 @@
 import type { DashboardSeries } from '@topline/engine';
+import type { DashboardColumn } from '@topline/engine/src/compile/dashboard';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../charts/Chart';
-import { dashboardTarget, explainFigure } from '../explain/figureExplain';
+import { dashboardFigureTarget, dashboardScalarTarget, dashboardTarget, explainFigure } from '../explain/figureExplain';
 import { cashOutColor } from '../format/colors';
 import { formatPercent } from '../format/numbers';
 import { canEdit } from '../plan/access';
@@ -99,6 +100,11 @@ export default function DashboardScreen() {
   };
 
   const cash = data.metrics.cash_balance;
+  // Each dashboard figure opens its explanation: a metric's averages and fiscal year, the MRR gauge's values.
+  const caseId = current?.case_id;
+  const gaugeYear = data.mrr_progress.year;
+  const figure = (name: string, column: DashboardColumn) =>
+    dashboardFigureTarget(name, column, data.latest_actual_month, caseId);
   const metrics = plan.template === 'saas' ? METRICS_SAAS : METRICS_SELF;
   return (
     <section className="ws-screen" data-screen="dashboard">
@@ -175,10 +181,31 @@ export default function DashboardScreen() {
         </div>
         <div className="ws-card ws-metric-card" data-test="mrr-progress">
           <h3>{t('ws.dashboard.mrrProgress')}</h3>
-          {hasActuals && <Gauge percent={data.mrr_progress.progress_percent} />}
+          {hasActuals && (
+            <span
+              data-test="mrr-progress-percent"
+              {...explainFigure(dashboardScalarTarget('mrr_progress_percent', gaugeYear, caseId), 'ws-gauge')}
+            >
+              <Gauge percent={data.mrr_progress.progress_percent} />
+            </span>
+          )}
           <p className="muted" data-test="mrr-progress-values">
-            {hasActuals && `${t('ws.dashboard.asIs')}: ${formatMetric('mrr', data.mrr_progress.as_is)} / `}
-            {t('ws.dashboard.goal')}: {formatMetric('mrr', data.mrr_progress.goal)}
+            {hasActuals && (
+              <>
+                {`${t('ws.dashboard.asIs')}: `}
+                <span
+                  data-test="mrr-as-is"
+                  {...explainFigure(dashboardScalarTarget('mrr_as_is', gaugeYear, caseId), '')}
+                >
+                  {formatMetric('mrr', data.mrr_progress.as_is)}
+                </span>
+                {' / '}
+              </>
+            )}
+            {t('ws.dashboard.goal')}:{' '}
+            <span data-test="mrr-goal" {...explainFigure(dashboardScalarTarget('mrr_goal', gaugeYear, caseId), '')}>
+              {formatMetric('mrr', data.mrr_progress.goal)}
+            </span>
           </p>
         </div>
       </div>
@@ -200,13 +227,21 @@ export default function DashboardScreen() {
                   </strong>
                   <dl className="ws-averages">
                     <dt>{t('ws.dashboard.fiscalYear')}</dt>
-                    <dd data-test="fiscal-year">{formatPercent(series.fiscal_year_achieved) || '-'}</dd>
+                    <dd data-test="fiscal-year" {...explainFigure(figure(name, 'fiscal_year_achieved'), '')}>
+                      {formatPercent(series.fiscal_year_achieved) || '-'}
+                    </dd>
                     <dt>{t('ws.dashboard.ave3')}</dt>
-                    <dd data-test="ave-3">{formatMetric(name, series.ave_three_monthes)}</dd>
+                    <dd data-test="ave-3" {...explainFigure(figure(name, 'ave_three_monthes'), '')}>
+                      {formatMetric(name, series.ave_three_monthes)}
+                    </dd>
                     <dt>{t('ws.dashboard.ave6')}</dt>
-                    <dd data-test="ave-6">{formatMetric(name, series.ave_six_monthes)}</dd>
+                    <dd data-test="ave-6" {...explainFigure(figure(name, 'ave_six_monthes'), '')}>
+                      {formatMetric(name, series.ave_six_monthes)}
+                    </dd>
                     <dt>{t('ws.dashboard.ave12')}</dt>
-                    <dd data-test="ave-12">{formatMetric(name, series.ave_twelve_monthes)}</dd>
+                    <dd data-test="ave-12" {...explainFigure(figure(name, 'ave_twelve_monthes'), '')}>
+                      {formatMetric(name, series.ave_twelve_monthes)}
+                    </dd>
                   </dl>
                 </>
               )}

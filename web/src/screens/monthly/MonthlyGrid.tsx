@@ -329,9 +329,11 @@ export function MonthlyGrid({
         enterTyped.current(index, key, colId, String(e.newValue ?? ''));
       },
       // A number opens its explanation by click, Enter or Space (a cell being edited edits instead).
-      ...explainOnCells<Row>((e) => monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId)),
+      ...explainOnCells<Row>((e) =>
+        monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId, variance, e.value),
+      ),
     }),
-    [actions, view, caseId],
+    [actions, view, variance, caseId],
   );
 
   return (
