@@ -74,7 +74,7 @@ async function expectScreensAnswer(token: string, planId: number, tier: Tier): P
       const route = routes[name];
       const withCase = { business_plan_id: String(planId), case_id: String(caseId) };
       // The smallest query the route takes: the plan, its case, then a year, a view, a period and a key.
-      const queries = [
+      const queries: Record<string, string>[] = [
         { business_plan_id: String(planId) },
         withCase,
         { ...withCase, year: '1' },
