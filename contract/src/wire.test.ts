@@ -75,6 +75,9 @@ describe('the route table', () => {
         ...('case_id' in shape ? { case_id: '2' } : {}),
         // A figure's explanation names the figure.
         ...('key' in shape ? { year: '1', period: 'q1', key: 'revenue' } : {}),
+        // A moment of the plan's history names a change.
+        ...('at' in shape ? { at: '7' } : {}),
+        ...('from' in shape ? { from: '7', to: '9' } : {}),
       };
       expect(schema.safeParse(query).success, `${name} reads its query from text`).toBe(true);
     }

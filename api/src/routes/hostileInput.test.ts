@@ -39,6 +39,7 @@ const validBodies = (): Partial<Record<RouteName, Record<string, unknown>>> => (
   todoCreate: { business_plan_id: planId, text: 'Call the bank' },
   todoEdit: { business_plan_id: planId, todo_id: todoId, version: 1, done: true },
   todoDelete: { business_plan_id: planId, todo_id: todoId, version: 1 },
+  historyRestore: { business_plan_id: planId, at: 1 },
 });
 
 const costFields = {
