@@ -140,7 +140,16 @@ export default function DashboardScreen() {
               {formatMetric('cash_balance', cash?.latest_value ?? null)}
             </strong>
           )}
-          <p className="ws-runway" data-test="cash-out" data-color={runwayColor} style={{ color: COLORS[runwayColor] }}>
+          <p
+            data-test="cash-out"
+            data-color={runwayColor}
+            style={{ color: COLORS[runwayColor] }}
+            className="ws-runway"
+            {...explainFigure(
+              runway === null ? null : dashboardScalarTarget('forecast_monthes', gaugeYear, caseId),
+              'ws-runway',
+            )}
+          >
             {runway === null
               ? t('ws.dashboard.noCashOut')
               : t(cashOutPast ? 'ws.dashboard.cashOutPast' : 'ws.dashboard.cashOut', {
