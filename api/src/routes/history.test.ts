@@ -174,6 +174,39 @@ describe('history', () => {
     expect((await p.get('/history')).body.data.changes).toHaveLength(count);
   });
 
+  it('restores a cost item as a new version and leaves the members as they are', async () => {
+    const p = await ownerPlan('costs');
+    const item = {
+      item_title: 'sm_advertising',
+      item_name: 'Search ads',
+      price: 300_000,
+      start_year: 2026,
+      start_month: 4,
+      end_year: 2027,
+      end_month: 3,
+    };
+    const created = await p.post('/cost/create', { case_id: p.baseId, item });
+    expect(created.status).toBe(200);
+    const costId: number = created.body.data.cost_id;
+    const before = (await p.newest()).id;
+    expect(
+      (await p.post('/cost/edit', { case_id: p.baseId, cost_id: costId, version: 1, ...item, price: 100_000 })).status,
+    ).toBe(200);
+    expect((await p.post('/authority/add', { email: 'stays@example.com', ...roles('can_view') })).status).toBe(200);
+
+    expect((await p.post('/history/restore', { at: before })).status).toBe(200);
+    const row = await api.db('cost_items').where({ id: costId }).first();
+    expect(row).toMatchObject({ price: 300_000, item_name: 'Search ads', version: 3 });
+    // An edit made on either version read before the restore is refused: it would silently undo the restore.
+    const stale = await p.post('/cost/edit', { case_id: p.baseId, cost_id: costId, version: 2, ...item, price: 5 });
+    expect(stale.status).toBe(409);
+    expect(await api.db('plan_members').where({ plan_id: p.planId, email: 'stays@example.com' })).toHaveLength(1);
+    const restore = await p.newest();
+    expect(restore.items).toEqual([
+      expect.objectContaining({ kind: 'cost_item', op: 'change', key: 'price', old: 100_000, new: 300_000 }),
+    ]);
+  });
+
   it('lets the owner and editors read it, hides what an area role hides, and keeps each plan’s to itself', async () => {
     const p = await ownerPlan('roles');
     const invite = async (email: string, r: Record<string, string>) => {

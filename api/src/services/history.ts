@@ -201,13 +201,14 @@ export function itemsOf(change: RowChange, caseNames: ReadonlyMap<number, string
     const field = ENTITY_FIELDS[table] ?? 'id';
     return [item(field, oldRow?.[field], newRow?.[field])];
   }
-  const items: HistoryItem[] = [];
-  for (const column of Object.keys(newRow as Row)) {
-    if (LINK_COLUMNS.has(column) || (ROW_KEYS[table] ?? []).includes(column)) continue;
-    if (same(oldRow?.[column], newRow?.[column])) continue;
-    items.push(item(column, oldRow?.[column], newRow?.[column]));
-  }
-  return items;
+  const changed = Object.keys(newRow as Row).filter(
+    (column) => !(ROW_KEYS[table] ?? []).includes(column) && !same(oldRow?.[column], newRow?.[column]),
+  );
+  // The inputs that changed; a row whose only change is a link (a member's account deleted) shows that link.
+  const inputs = changed.filter((column) => !LINK_COLUMNS.has(column));
+  return (inputs.length > 0 ? inputs : changed.slice(0, 1)).map((column) =>
+    item(column, oldRow?.[column], newRow?.[column]),
+  );
 }
 
 /** The field that stands for a whole row added or removed. */
