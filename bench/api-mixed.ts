@@ -7,18 +7,10 @@
  * The database is TEST_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a schema of
  * its own that is dropped afterwards. BENCH_MIXED_SECONDS shortens (or lengthens) each phase, 30 s by default.
  */
+
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '../api/src/app';
-import { loadConfig } from '../api/src/config';
-import { listenForChanges, migrateLatest, openDb } from '../api/src/db';
-import { seedIfEmpty } from '../api/src/seed';
-import { listen } from '../api/src/server';
-import { AccessCache } from '../api/src/services/accessCache';
-import { importPlanFile } from '../api/src/services/planFile';
 import { WorkbookCache } from '../api/src/services/workbooks';
+import { startDemoServer } from './lib/demoServer';
 
 const USERS = 50;
 const WRITE_SHARE = 0.2;
@@ -33,38 +25,18 @@ interface Call {
 }
 
 export async function run(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'topline-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const schema = `bench_mixed_${process.pid}`;
-  const db = openDb({ databaseUrl: DATABASE_URL, schema });
-  console.log(`   database: PostgreSQL (${new URL(DATABASE_URL).host}, schema ${schema})`);
+  console.log(`   database: PostgreSQL (${new URL(DATABASE_URL).host})`);
+  const workbooks = new WorkbookCache();
+  const demo = await startDemoServer({ name: 'mixed', databaseUrl: DATABASE_URL, workbooks });
+  const { db, base, token, serverErrors } = demo;
+  const origin = new URL(base).origin;
   try {
-    await migrateLatest(db, schema);
-    const seed = await seedIfEmpty(db, join(import.meta.dirname, '..', 'fixtures'), importPlanFile, new Date());
-    const serverErrors: string[] = [];
-    const logger = {
-      info: () => {},
-      error: (m: string, e?: unknown) => serverErrors.push(`${m}: ${e instanceof Error ? e.message : String(e)}`),
-    };
-    const accessCache = new AccessCache();
-    const workbooks = new WorkbookCache();
-    const unlisten = await listenForChanges(db, accessCache);
-    const app = createApp({ db, config, logger, accessCache, workbooks, mailer: { send: async () => {} } });
-    const server = await listen(app.callback(), 0, '127.0.0.1');
-    const address = server.address();
-    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const signin = await fetch(`${origin}/api/v1/users/email-signin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: seed.demo.email, password: seed.demo.password }),
-    });
-    const token = ((await signin.json()) as { app_token: string }).app_token;
     const headers = {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'accept-encoding': 'gzip, deflate, br',
     };
-    const planId = seed.planIds[0] ?? 0;
+    const planId = demo.planIds[0] ?? 0;
     const caseId = Number((await db('cases').where({ plan_id: planId }).orderBy('position').first()).id);
     const plan = `business_plan_id=${planId}`;
     // What the screens ask for: the annual P&L, the monthly P&L one year at a time, the dashboard.
@@ -117,13 +89,8 @@ export async function run(): Promise<void> {
         `${workbooks.stats.fallbacks - builtBefore.fallbacks} refused; ${serverErrors.length} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
-    server.closeAllConnections();
-    server.close();
-    await unlisten();
   } finally {
-    await db.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await demo.close();
   }
 }
 

@@ -6,17 +6,9 @@
  * Printed, never asserted. With BENCH_DATABASE_URL set it runs on that PostgreSQL instead, in a schema of its own
  * that it drops afterwards.
  */
+
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '../api/src/app';
-import { loadConfig } from '../api/src/config';
-import { listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../api/src/db';
-import { seedIfEmpty } from '../api/src/seed';
-import { listen } from '../api/src/server';
-import { AccessCache } from '../api/src/services/accessCache';
-import { importPlanFile } from '../api/src/services/planFile';
+import { startDemoServer } from './lib/demoServer';
 
 const CONCURRENCY = 20;
 const SECONDS = 3;
@@ -24,34 +16,17 @@ const SECONDS = 3;
 const ROUNDS = 3;
 
 export async function run(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'topline-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const schema = databaseUrl ? `bench_${process.pid}` : undefined;
-  const db = openDb({ databaseUrl, pgliteDir: pgliteDirIn(dataDir), ...(schema ? { schema } : {}) });
   console.log(`   database: ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}`);
+  const demo = await startDemoServer({ name: 'api', databaseUrl });
+  const { db, base, token } = demo;
   try {
-    await migrateLatest(db, schema);
-    const seed = await seedIfEmpty(db, join(import.meta.dirname, '..', 'fixtures'), importPlanFile, new Date());
-    const logger = { info: () => {}, error: (m: string, e?: unknown) => console.error(m, e) };
-    const accessCache = new AccessCache();
-    const unlisten = await listenForChanges(db, accessCache);
-    const app = createApp({ db, config, logger, accessCache, mailer: { send: async () => {} } });
-    const server = await listen(app.callback(), 0, '127.0.0.1');
-    const address = server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-    const signin = await fetch(`${base}/users/email-signin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: seed.demo.email, password: seed.demo.password }),
-    });
-    const token = ((await signin.json()) as { app_token: string }).app_token;
     const headers = {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'accept-encoding': 'gzip, deflate, br',
     };
-    const planId = seed.planIds[0] ?? 0;
+    const planId = demo.planIds[0] ?? 0;
     const caseId = Number((await db('cases').where({ plan_id: planId }).orderBy('position').first()).id);
     const monthlyUrl = `${base}/pl/monthly/retrieve?business_plan_id=${planId}&case_id=${caseId}`;
     const identity = { ...headers, 'accept-encoding': 'identity' };
@@ -115,13 +90,8 @@ export async function run(): Promise<void> {
       `p95 ${edits.p95.toFixed(1)} ms`,
       `median ${edits.p50.toFixed(1)} ms, ${edits.rps.toFixed(0)} req/s, ${edits.failures} failed`,
     );
-    server.closeAllConnections();
-    server.close();
-    await unlisten();
   } finally {
-    if (schema) await db.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await demo.close();
   }
 }
 

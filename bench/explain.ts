@@ -4,19 +4,12 @@
  * and explained through the API from the warm cache, in the same run; the engine's own explain of the same figures
  * against `PlanWorkbook.build` of the same plan is printed beside it. Printed, never asserted.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import { asOfMonth } from '@topline/contract';
 import { explain, PlanWorkbook } from '@topline/engine';
-import { createApp } from '../api/src/app';
-import { loadConfig } from '../api/src/config';
-import { listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../api/src/db';
-import { seedIfEmpty } from '../api/src/seed';
-import { listen } from '../api/src/server';
 import type { AccessPlan } from '../api/src/services/access';
-import { AccessCache } from '../api/src/services/accessCache';
-import { importPlanFile, loadPlanFile } from '../api/src/services/planFile';
+import { loadPlanFile } from '../api/src/services/planFile';
+import { startDemoServer } from './lib/demoServer';
 
 /** The figures asked: a month, a quarter, a year of the P&L, a cash chain, an assumption, in both views. */
 const FIGURES = [
@@ -36,27 +29,10 @@ const median = (xs: number[]) => {
 };
 
 export async function run(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'topline-bench-explain-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const db = openDb({ pgliteDir: pgliteDirIn(dataDir) });
+  const demo = await startDemoServer({ name: 'explain' });
+  const { db, base, token } = demo;
   try {
-    await migrateLatest(db);
-    const seed = await seedIfEmpty(db, join(import.meta.dirname, '..', 'fixtures'), importPlanFile, new Date());
-    const logger = { info: () => {}, error: (m: string, e?: unknown) => console.error(m, e) };
-    // As the server runs: the access cache told of the database's changes, so a warm read loads nothing.
-    const accessCache = new AccessCache();
-    const unlisten = await listenForChanges(db, accessCache);
-    const app = createApp({ db, config, logger, accessCache, mailer: { send: async () => {} } });
-    const server = await listen(app.callback(), 0, '127.0.0.1');
-    const address = server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-    const signin = await fetch(`${base}/users/email-signin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: seed.demo.email, password: seed.demo.password }),
-    });
-    const token = ((await signin.json()) as { app_token: string }).app_token;
-    const planId = seed.planIds[0] ?? 0;
+    const planId = demo.planIds[0] ?? 0;
 
     // The plan's build, fresh each time: its inputs read and its workbook compiled and computed.
     const plan = (await db<AccessPlan>('business_plans').where({ id: planId }).first()) as AccessPlan;
@@ -119,11 +95,7 @@ export async function run(): Promise<void> {
       `   engine alone: explain ${engineExplain.toFixed(3)} ms / PlanWorkbook.build ${engineBuild.toFixed(1)} ms = ` +
         `${(engineExplain / engineBuild).toFixed(4)}x`,
     );
-    server.closeAllConnections();
-    server.close();
-    await unlisten();
   } finally {
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await demo.close();
   }
 }
