@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { successAnswer } from './answers';
+import { jsonRoute } from './jsonRoute';
 import { planIdField, planQuery, planScoped } from './plans';
-import type { Route } from './routes';
 import { actualChange } from './spreadsheets';
 import { body } from './wire';
 
@@ -74,20 +74,13 @@ export const spreadsheetImportAnswer = z.object({
 const OWNER = { kind: 'owner' } as const;
 const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
-/** A call of the plan's owner, typed as the route table's `route` types its entries. */
+/** A call of the plan's owner. */
 const ownerCall = <M extends 'GET' | 'POST', P extends string, Request extends z.ZodType, Answer extends z.ZodType>(
   method: M,
   path: P,
   request: Request,
   answer: Answer,
-) =>
-  ({ method, path, request, answer, needs: OWNER, body: undefined, file: undefined }) as Route<Request, Answer> & {
-    method: M;
-    path: P;
-    needs: typeof OWNER;
-    body: undefined;
-    file: undefined;
-  };
+) => jsonRoute(method, path, request, answer, OWNER);
 
 /** The /spreadsheet calls, spread into the route table. Every one is the owner's. */
 export const spreadsheetRoutes = {

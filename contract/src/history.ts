@@ -11,8 +11,8 @@
 
 import { plYearRowSchema } from '@topline/engine/src/read/pl';
 import { z } from 'zod';
+import { jsonRoute } from './jsonRoute';
 import { planIdField, planQuery } from './plans';
-import type { Route } from './routes';
 import { body, jsonNumber, textNumber } from './wire';
 
 /** Changes in one page of the history, newest first. */
@@ -133,26 +133,7 @@ export const historyRestoreAnswer = z.object({ data: z.object({ id: z.number(), 
 const MEMBER = { kind: 'scope', scope: 'home' } as const;
 const EVERY_AREA = { kind: 'every_area' } as const;
 
-const call = <
-  M extends 'GET' | 'POST',
-  P extends string,
-  Request extends z.ZodType,
-  Answer extends z.ZodType,
-  N extends typeof MEMBER | typeof EVERY_AREA,
->(
-  method: M,
-  path: P,
-  request: Request,
-  answer: Answer,
-  needs: N,
-) =>
-  ({ method, path, request, answer, needs, body: undefined, file: undefined }) as Route<Request, Answer> & {
-    method: M;
-    path: P;
-    needs: N;
-    body: undefined;
-    file: undefined;
-  };
+const call = jsonRoute;
 
 /** The history calls, spread into the route table. */
 export const historyRoutes = {

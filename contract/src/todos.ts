@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { successAnswer } from './answers';
+import { jsonRoute } from './jsonRoute';
 import { planIdField, planQuery } from './plans';
-import type { Route } from './routes';
 import { body, jsonNumber, textField } from './wire';
 
 /** The longest to-do text, in characters. */
@@ -85,31 +85,7 @@ const HOME = { kind: 'scope', scope: 'home' } as const;
 /** The owner, or a member with can_edit on some area. */
 const EDITOR = { kind: 'editor' } as const;
 
-/** A route of this file, typed as the route table's `route` types its entries. */
-const call = <
-  M extends 'GET' | 'POST',
-  P extends string,
-  Request extends z.ZodType,
-  Answer extends z.ZodType,
-  N extends typeof HOME | typeof EDITOR,
->(
-  method: M,
-  path: P,
-  request: Request,
-  answer: Answer,
-  needs: N,
-  status?: number,
-) =>
-  ({
-    method,
-    path,
-    request,
-    answer,
-    needs,
-    body: undefined,
-    file: undefined,
-    ...(status ? { status } : {}),
-  }) as Route<Request, Answer> & { method: M; path: P; needs: N; body: undefined; file: undefined };
+const call = jsonRoute;
 
 /** The to-do and reminder calls, spread into the route table. */
 export const todoRoutes = {

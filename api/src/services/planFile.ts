@@ -93,15 +93,8 @@ export function planFileOf(plan: AccessPlan, rows: PlanRows): LoadedPlan {
   return { plan, file, caseIds };
 }
 
-interface CaseRows {
-  years: Record<string, unknown>[];
-  monthly: Record<string, unknown>[];
-  statuses: Record<string, unknown>[];
-  revisions: Record<string, unknown>[];
-  costItems: Record<string, unknown>[];
-  comments: Record<string, unknown>[];
-  dailyFile: Record<string, Numbers>;
-}
+/** The rows a case's part of the plan file is made from: the plan's, each list filtered to the case. */
+type CaseRows = Omit<PlanRows, 'cases' | 'daily'> & { dailyFile: Record<string, Numbers> };
 
 function caseFile(c: CaseRow, rows: CaseRows): CaseInput {
   const mine = (list: Record<string, unknown>[]) => list.filter((r) => r.case_id === c.id);
