@@ -14,6 +14,7 @@ import { useNotice } from '../notices';
 import { PriceTable } from '../pages/PriceTable';
 import { useSession } from '../session';
 import { Loading } from '../shell/Loading';
+import { ConfirmBox } from './ConfirmBox';
 import { formatDate, TierNoticeBox, type Translate } from './TierNotice';
 
 export { formatDate };
@@ -188,33 +189,27 @@ export function BillingPanel() {
         </p>
       )}
       {confirming?.kind === 'change' && (
-        <div className="billing-confirm" role="alertdialog" aria-label={t('settings.confirmChange')}>
+        <ConfirmBox
+          label={t('settings.confirmChange')}
+          keepText={t('settings.keepPlan')}
+          confirmText={t('settings.confirmChange')}
+          busy={busy}
+          onKeep={() => setConfirming(null)}
+          onConfirm={() =>
+            void run(
+              async () =>
+                (await api.post('/billing/create', { plan: confirming.plan, interval: confirming.interval })).data,
+              t('settings.planChanged'),
+            )
+          }
+        >
           <p>
             {t('settings.changeConfirm', {
               plan: planName(confirming.plan),
               interval: intervalName(confirming.interval),
             })}
           </p>
-          <div className="form-actions">
-            <button type="button" className="button button-ghost" disabled={busy} onClick={() => setConfirming(null)}>
-              {t('settings.keepPlan')}
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={busy}
-              onClick={() =>
-                void run(
-                  async () =>
-                    (await api.post('/billing/create', { plan: confirming.plan, interval: confirming.interval })).data,
-                  t('settings.planChanged'),
-                )
-              }
-            >
-              {t('settings.confirmChange')}
-            </button>
-          </div>
-        </div>
+        </ConfirmBox>
       )}
       {state === 'not_configured' && (
         <>
@@ -280,33 +275,23 @@ export function BillingPanel() {
             </div>
           )}
           {confirming?.kind === 'cancel' && running && !scheduled && (
-            <div className="billing-confirm" role="alertdialog" aria-label={t('settings.cancelSubscription')}>
+            <ConfirmBox
+              label={t('settings.cancelSubscription')}
+              keepText={t('settings.keepSubscription')}
+              confirmText={t('settings.confirmCancel')}
+              danger
+              confirmTest="confirm-cancel"
+              busy={busy}
+              onKeep={() => setConfirming(null)}
+              onConfirm={() =>
+                void run(
+                  async () => (await api.post('/billing/cancel', {})).data,
+                  t('settings.cancelScheduled', { date: periodEnd }),
+                )
+              }
+            >
               <p>{t('settings.cancelConfirm', { date: periodEnd })}</p>
-              <div className="form-actions">
-                <button
-                  type="button"
-                  className="button button-ghost"
-                  disabled={busy}
-                  onClick={() => setConfirming(null)}
-                >
-                  {t('settings.keepSubscription')}
-                </button>
-                <button
-                  type="button"
-                  className="button button-danger"
-                  data-test="confirm-cancel"
-                  disabled={busy}
-                  onClick={() =>
-                    void run(
-                      async () => (await api.post('/billing/cancel', {})).data,
-                      t('settings.cancelScheduled', { date: periodEnd }),
-                    )
-                  }
-                >
-                  {t('settings.confirmCancel')}
-                </button>
-              </div>
-            </div>
+            </ConfirmBox>
           )}
           {billing.last4 && (
             <div className="billing-card">

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { useNotice } from '../notices';
 import { levelOf } from '../plan/access';
+import { ConfirmBox } from './ConfirmBox';
 import '../screens/common/messages';
 import { useSession } from '../session';
 import { Loading } from '../shell/Loading';
@@ -287,30 +288,20 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
                 </span>
               </div>
               {confirming?.id === change.id && (
-                <div className="billing-confirm" role="alertdialog" aria-label={t('history.restore')}>
+                <ConfirmBox
+                  label={t('history.restore')}
+                  keepText={t('common.cancel')}
+                  confirmText={t('history.confirmRestore')}
+                  danger
+                  confirmTest="history-confirm-restore"
+                  busy={busy}
+                  onKeep={() => setConfirming(null)}
+                  onConfirm={() => void restore(confirming)}
+                >
                   <p className="history-confirm-when">{t('history.restoreTo', { date: changeTime(confirming.at) })}</p>
                   <p>{t('history.restoreConfirm')}</p>
                   {problemLine}
-                  <div className="form-actions">
-                    <button
-                      type="button"
-                      className="button button-ghost"
-                      disabled={busy}
-                      onClick={() => setConfirming(null)}
-                    >
-                      {t('common.cancel')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-danger"
-                      data-test="history-confirm-restore"
-                      disabled={busy}
-                      onClick={() => void restore(confirming)}
-                    >
-                      {t('history.confirmRestore')}
-                    </button>
-                  </div>
-                </div>
+                </ConfirmBox>
               )}
               <ul className="history-items">
                 {change.items.map((item, index) => (
