@@ -1,6 +1,7 @@
 /**
- * The languages the engine writes words in (CSV downloads, explanations), and the Japanese names of the metric rows:
- * the working screens' names (web/src/i18n/screens.ja.ts). English uses the rows' own labels (`rows.ts`).
+ * The languages the engine writes words in (CSV downloads, explanations), and the Japanese names of the metric rows,
+ * which the working screens show too (web/src/i18n/screens.ja.ts takes them from here). English uses the rows' own
+ * labels (`rows.ts`).
  */
 export const LANGUAGES = ['ja', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

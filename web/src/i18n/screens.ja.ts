@@ -1,4 +1,35 @@
-import type { ScreenMessages } from './screens.en';
+import { JA_ROW_LABELS } from '@topline/engine/src/labels';
+import en, { type ScreenMessages } from './screens.en';
+
+type RowKey = keyof ScreenMessages['ws']['rows'];
+
+/** Rows the screens name that the engine's table does not: the spec's aliases, assumptions and Home's metrics. */
+const SCREEN_ROWS_JA: Readonly<Partial<Record<RowKey, string>>> = {
+  sales: '売上高',
+  operating_cost: '販管費',
+  operating_cost_rate: '販管費率',
+  operating_pl: '営業利益',
+  operating_pl_rate: '営業利益率',
+  upselling_rate: 'アップセル率',
+  upselling_month: 'アップセル開始月',
+  churn_rate: '解約率',
+  lead_rate: 'リード率',
+  meeting_rate: '商談率',
+  order_rate: '受注率',
+  registration_rate: '登録率',
+  billing_rate: '課金率',
+  progress_rate: 'ARR目標の進捗',
+  billing: '課金登録',
+  paid: '課金顧客',
+};
+
+/**
+ * The rows' Japanese names: the engine's table (`engine/src/labels.ts`, also used by CSV downloads and explanations),
+ * with the screens' own rows, for every row the English catalogue names.
+ */
+const rowsJa = Object.fromEntries(
+  (Object.keys(en.ws.rows) as RowKey[]).map((key) => [key, SCREEN_ROWS_JA[key] ?? JA_ROW_LABELS[key] ?? '']),
+) as ScreenMessages['ws']['rows'];
 
 /** 作業画面の日本語メッセージ (working-screens.md 2 章)。 */
 const ja: ScreenMessages = {
@@ -55,73 +86,7 @@ const ja: ScreenMessages = {
       viewOnly: 'この領域は閲覧のみです。編集するには事業計画のオーナーに権限を依頼してください。',
       yearN: '{{n}}年目',
     },
-    rows: {
-      arr: 'ARR',
-      mrr: 'MRR',
-      revenue: '売上高',
-      sales: '売上高',
-      cogs: '売上原価',
-      cogs_rate: '売上原価率',
-      gross_profit: '売上総利益',
-      gross_profit_rate: '売上総利益率',
-      operating_cost: '販管費',
-      operating_cost_rate: '販管費率',
-      operating_expense: '販管費',
-      operating_expense_rate: '販管費率',
-      sm: 'S&M',
-      sm_rate: 'S&M比率',
-      rd: 'R&D',
-      rd_rate: 'R&D比率',
-      ga: 'G&A',
-      ga_rate: 'G&A比率',
-      operating_pl: '営業利益',
-      operating_pl_rate: '営業利益率',
-      operating_income: '営業利益',
-      operating_income_rate: '営業利益率',
-      employees: '従業員数',
-      arr_per_headcount: '1人当たりARR',
-      revenue_per_headcount: '1人当たり売上高',
-      required_cash: '必要資金',
-      arpa: 'ARPA',
-      upselling_rate: 'アップセル率',
-      upselling_month: 'アップセル開始月',
-      churn_rate: '解約率',
-      lead_rate: 'リード率',
-      meeting_rate: '商談率',
-      order_rate: '受注率',
-      registration_rate: '登録率',
-      billing_rate: '課金率',
-      progress_rate: 'ARR目標の進捗',
-      session: 'セッション',
-      lead: 'リード',
-      lead_cvr: 'リードCVR',
-      meeting: '商談',
-      meeting_cvr: '商談CVR',
-      order: '新規顧客',
-      order_cvr: '受注CVR',
-      registration: '登録',
-      registration_cvr: '登録CVR',
-      billing: '課金登録',
-      paid: '課金顧客',
-      churn: '解約顧客',
-      churn_cvr: '解約率',
-      cumulative: '累計顧客',
-      ltv: 'LTV',
-      cac: 'CAC',
-      ltv_cac: 'LTV / CAC',
-      revenue_rate: '売上成長率',
-      professional_service: 'プロフェッショナルサービス',
-      professional_service_rate: 'プロフェッショナルサービス比率',
-      recurring_revenue_rate: 'リカーリング売上比率',
-      burn_multiple: 'バーンマルチプル',
-      beginning_cash_balance: '期首現預金',
-      equity_raised: '株式調達',
-      debt_raised: '借入',
-      debt_payment: '返済',
-      other: 'その他',
-      net_cash_movement: '現預金増減',
-      ending_cash_balance: '期末現預金',
-    },
+    rows: rowsJa,
     models: {
       t2d3: 'T2D3',
       sansan: 'Sansan',
