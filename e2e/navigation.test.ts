@@ -215,7 +215,13 @@ describe.skipIf(!hasBrowser)('navigation in headless Chromium', () => {
     expect(new URL(page.url()).pathname).toBe(`/business-plans/${planId}/setting`);
     expect(await name.inputValue()).toBe('Renamed plan');
     // Closing the tab asks the browser's question.
-    const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => resolve(dialog.type())));
+    // The question is answered (leave), so no dialog is left open when the context closes.
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.accept();
+      }),
+    );
     await page.close({ runBeforeUnload: true });
     expect(await asked).toBe('beforeunload');
 
