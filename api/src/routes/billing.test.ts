@@ -434,7 +434,7 @@ describe('the currency charged', () => {
     expect(stripe.sessions.size).toBe(sessionsBefore);
   });
 
-  it('charges no other currency than the one asked for: a price without it is refused by Stripe, a 503', async () => {
+  it('charges no other currency than the one asked for: a price without it is refused by Stripe, a 503; asked again, one customer', async () => {
     const { token } = await api.user('no-dollars@example.com', 'free');
     const price = PRICES[0] as { currency_options?: Record<string, { unit_amount: number }> };
     const options = price.currency_options;
@@ -451,6 +451,15 @@ describe('the currency charged', () => {
     } finally {
       price.currency_options = options;
     }
+    // Asked again, Checkout opens for the customer made the first time: no second customer is left in Stripe.
+    const again = await api.call('POST', '/billing/create', {
+      token,
+      body: { plan: 'basic', interval: 'month', currency: 'usd' },
+    });
+    expect(again.status).toBe(200);
+    const customers = [...stripe.customers.values()].filter((c) => c.email === 'no-dollars@example.com');
+    expect(customers).toHaveLength(1);
+    expect(stripe.sessions.get(sessionIdOf(again.body.data.url))?.customer).toBe(customers[0]?.id);
   });
 });
 

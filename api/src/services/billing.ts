@@ -5,6 +5,7 @@
  * customer's subscriptions from Stripe under a lock of the row, so that calls and events in any order, any number of
  * times, leave what Stripe says last. Card details never reach the API: Stripe's hosted Checkout page collects them.
  */
+import { createHash } from 'node:crypto';
 import {
   BILLING_RETURN_PATH,
   type BillingAnswer,
@@ -338,13 +339,22 @@ export class Billing {
     return planOf(current);
   }
 
-  /** The user's Stripe customer, made on first use. */
+  /**
+   * The user's Stripe customer, made on first use. Its id is saved with the Checkout session's transaction, so a
+   * Checkout that Stripe refuses leaves it unsaved: the customer is asked for again under the same idempotency key,
+   * and Stripe answers the one it made instead of making another (within the day Stripe keeps keys).
+   */
   private async customerOf(trx: Db, user: UserRow, row: SubscriptionRow): Promise<string> {
     if (row.stripe_customer_id) return row.stripe_customer_id;
-    const customer = await this.stripe.customers.create({
+    const params = {
       email: user.email,
       ...(user.name ? { name: user.name } : {}),
       metadata: { user_id: String(user.id) },
+    };
+    // The key names the account and what is asked, so a renamed user's next try is a new request, not a refused one.
+    const asked = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 24);
+    const customer = await this.stripe.customers.create(params, {
+      idempotencyKey: `topline-customer-${user.id}-${asked}`,
     });
     await trx('subscriptions').where({ user_id: user.id }).update({ stripe_customer_id: customer.id });
     row.stripe_customer_id = customer.id;

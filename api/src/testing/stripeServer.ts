@@ -588,6 +588,8 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
     );
   };
 
+  /** The answers of POSTs sent with an Idempotency-Key, by path and key, with the body they were sent with. */
+  const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -623,12 +625,34 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
         send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
         return;
       }
-      try {
-        send(200, route(method, target.pathname, params));
-      } catch (error) {
-        if (error instanceof StripeFailure) send(error.status, { error: error.body });
-        else send(500, { error: { type: 'api_error', message: String(error) } });
+      // A POST with an Idempotency-Key is answered once: a repeat gets the first answer, as Stripe does (for a day).
+      const key = method === 'POST' ? req.headers['idempotency-key'] : undefined;
+      const keyed = typeof key === 'string' ? `${target.pathname} ${key}` : undefined;
+      const earlier = keyed ? idempotent.get(keyed) : undefined;
+      if (earlier) {
+        if (earlier.body !== body) {
+          send(400, {
+            error: {
+              type: 'idempotency_error',
+              message:
+                'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            },
+          });
+        } else send(earlier.status, earlier.answer);
+        return;
       }
+      let status = 200;
+      let answer: unknown;
+      try {
+        answer = route(method, target.pathname, params);
+      } catch (error) {
+        status = error instanceof StripeFailure ? error.status : 500;
+        answer = {
+          error: error instanceof StripeFailure ? error.body : { type: 'api_error', message: String(error) },
+        };
+      }
+      if (keyed && status < 500) idempotent.set(keyed, { body, status, answer });
+      send(status, answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
