@@ -12,6 +12,7 @@ import { compilePlan } from '../engine/src/compile';
 import type { PlanEdit } from '../engine/src/edits';
 import { parsePlanFile } from '../engine/src/schema';
 import { PlanWorkbook } from '../engine/src/workbook';
+import { median } from './lib/measure';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/plans');
 const AS_OF = { year: 2026, month: 9 };
@@ -147,12 +148,6 @@ function time(f: () => void): number {
   f();
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 }
 
 /** Heap still in use after `make` (its result kept alive), in MB, each side measured after a full collection. */

@@ -1,15 +1,6 @@
-/**
- * Issue 16's explain budget: an explain answer from a warm plan costs at most 0.01x that plan's build. The demo plan
- * is built fresh (its inputs read from the database and compiled into a workbook, as the cache does on a cold read)
- * and explained through the API from the warm cache, in the same run; the engine's own explain of the same figures
- * against `PlanWorkbook.build` of the same plan is printed beside it. Printed, never asserted.
- */
-
-import { asOfMonth } from '@topline/contract';
-import { explain, PlanWorkbook } from '@topline/engine';
-import type { AccessPlan } from '../api/src/services/access';
-import { loadPlanFile } from '../api/src/services/planFile';
+import { explain } from '@topline/engine';
 import { startDemoServer } from './lib/demoServer';
+import { median, timePlanBuilds } from './lib/measure';
 
 /** The figures asked: a month, a quarter, a year of the P&L, a cash chain, an assumption, in both views. */
 const FIGURES = [
@@ -23,11 +14,6 @@ const FIGURES = [
 const BUILDS = 7;
 const ROUNDS = 40;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? Number.NaN;
-};
-
 export async function run(): Promise<void> {
   const demo = await startDemoServer({ name: 'explain' });
   const { db, base, token } = demo;
@@ -35,22 +21,7 @@ export async function run(): Promise<void> {
     const planId = demo.planIds[0] ?? 0;
 
     // The plan's build, fresh each time: its inputs read and its workbook compiled and computed.
-    const plan = (await db<AccessPlan>('business_plans').where({ id: planId }).first()) as AccessPlan;
-    const asOf = asOfMonth(new Date());
-    const builds: number[] = [];
-    const engineBuilds: number[] = [];
-    let workbook: PlanWorkbook | undefined;
-    for (let i = 0; i < BUILDS; i++) {
-      const started = performance.now();
-      const loaded = await loadPlanFile(db, plan);
-      const read = performance.now();
-      workbook = PlanWorkbook.build(loaded.file, { asOf });
-      const done = performance.now();
-      builds.push(done - started);
-      engineBuilds.push(done - read);
-    }
-    const build = median(builds);
-    const engineBuild = median(engineBuilds);
+    const { build, engineBuild, workbook } = await timePlanBuilds(db, planId, BUILDS);
 
     // Explain through the API, the plan warm in the cache (the first call builds it and is not measured).
     const url = (f: (typeof FIGURES)[number]) =>

@@ -5,20 +5,12 @@
  * the API, and the plan's build (inputs read, workbook compiled) is timed in the same run. Printed, never asserted.
  */
 
-import { asOfMonth } from '@topline/contract';
-import { PlanWorkbook } from '@topline/engine';
-import type { AccessPlan } from '../api/src/services/access';
-import { loadPlanFile } from '../api/src/services/planFile';
 import { startDemoServer } from './lib/demoServer';
+import { median, timePlanBuilds } from './lib/measure';
 
 const CHANGES = 10_000;
 const BUILDS = 7;
 const ROUNDS = 30;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? Number.NaN;
-};
 
 export async function run(): Promise<void> {
   const demo = await startDemoServer({ name: 'history' });
@@ -27,17 +19,8 @@ export async function run(): Promise<void> {
     const planId = demo.planIds[0] ?? 0;
 
     // The plan's build, fresh each time: its inputs read and its workbook compiled and computed.
-    const plan = (await db<AccessPlan>('business_plans').where({ id: planId }).first()) as AccessPlan;
-    const asOf = asOfMonth(new Date());
-    const builds: number[] = [];
-    for (let i = 0; i < BUILDS; i++) {
-      const started = performance.now();
-      const loaded = await loadPlanFile(db, plan);
-      PlanWorkbook.build(loaded.file, { asOf }).destroy();
-      const done = performance.now();
-      builds.push(done - started);
-    }
-    const build = median(builds);
+    const { plan, build, workbook } = await timePlanBuilds(db, planId, BUILDS);
+    workbook.destroy();
 
     // 10,000 changes, each its own recorded change of the demo user through `/case/edit`.
     const [baseCase] = await db('cases').where({ plan_id: planId }).orderBy('id');

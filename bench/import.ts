@@ -10,6 +10,7 @@ import { applyEdits, type PlanEdit } from '../engine/src/edits';
 import { actualInputKeys } from '../engine/src/export/actualInputs';
 import { parsePlanFile } from '../engine/src/schema';
 import { PlanWorkbook } from '../engine/src/workbook';
+import { median } from './lib/measure';
 
 const FIXTURE = 'three-cases.json';
 const AS_OF = { year: 2026, month: 9 };
@@ -75,12 +76,6 @@ function time(f: () => void): number {
   f();
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 }
 
 function ms(x: number): string {

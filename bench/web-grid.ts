@@ -11,14 +11,11 @@
 import { planForm } from '../api/src/testing/harness';
 import { newPage, startStack } from '../e2e/browser';
 import { TOKEN_KEY } from '../web/src/api/client';
+import { median } from './lib/measure';
 
 const ROUNDS = 25;
 const FRAME_MS = 1000 / 60;
 const CLICKS_PER_ROUND = 4;
-const median = (values: number[]) => {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
 
 export async function run(): Promise<void> {
