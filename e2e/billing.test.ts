@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planForm } from '../api/src/testing/harness';
-import { type StripeStandIn, startStripeStandIn } from '../api/src/testing/stripeServer';
+import { type StripeStandIn, specPrices, startStripeStandIn } from '../api/src/testing/stripeServer';
 import { TOKEN_KEY } from '../web/src/api/client';
 import { CHROMIUM, newPage, type Stack, screenshot, startStack } from './browser';
 
@@ -12,38 +12,7 @@ import { CHROMIUM, newPage, type Stack, screenshot, startStack } from './browser
  * invoice; cancels after the confirmation and sees the scheduled messages with the date; restores.
  */
 /** In yen, with the spec's dollars (in cents) in `currency_options`, as the Plan tab shows them. */
-const PRICES = [
-  {
-    id: 'price_basic_month',
-    unit_amount: 9980,
-    currency: 'jpy',
-    interval: 'month' as const,
-    currency_options: { usd: { unit_amount: 9800 } },
-  },
-  // 8,483 a month billed yearly: 8,483 x 12 = 101,796 yen; $84 x 12 = $1,008.
-  {
-    id: 'price_basic_year',
-    unit_amount: 101_796,
-    currency: 'jpy',
-    interval: 'year' as const,
-    currency_options: { usd: { unit_amount: 100_800 } },
-  },
-  {
-    id: 'price_team_month',
-    unit_amount: 14_980,
-    currency: 'jpy',
-    interval: 'month' as const,
-    currency_options: { usd: { unit_amount: 14_900 } },
-  },
-  // 12,733 x 12 = 152,796 yen; $127 x 12 = $1,524.
-  {
-    id: 'price_team_year',
-    unit_amount: 152_796,
-    currency: 'jpy',
-    interval: 'year' as const,
-    currency_options: { usd: { unit_amount: 152_400 } },
-  },
-];
+const PRICES = specPrices();
 
 let stripe: StripeStandIn;
 let stack: Stack;

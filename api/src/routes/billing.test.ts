@@ -2,49 +2,24 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowSignup } from '../services/users';
 import { checkAnswer, planForm, startTestApi, type TestApi } from '../testing/harness';
-import { type StripeEvent, type StripeStandIn, startStripeStandIn } from '../testing/stripeServer';
+import {
+  type PriceDef,
+  type StripeEvent,
+  type StripeStandIn,
+  specPrices,
+  startStripeStandIn,
+} from '../testing/stripeServer';
 
 /**
  * Billing through Stripe, against a local server that speaks Stripe's protocol: subscribing on Checkout, changing,
  * cancelling and restoring, replacing the card, and Stripe's events (signed, replayed, out of order, for a price this
  * API does not know, for a failed payment); the trial of a new account; what a lower tier keeps and tells.
  */
-/**
- * The spec's prices (section 9), in yen with dollars in `currency_options` (in cents): Basic 9,980 yen or $98 a
- * month; yearly 8,483 x 12 = 101,796 yen or $84 x 12 = $1,008; Team 14,980 yen or $149; yearly 12,733 x 12 =
- * 152,796 yen or $127 x 12 = $1,524.
- */
-const PRICES = [
-  {
-    id: 'price_basic_month',
-    unit_amount: 9980,
-    currency: 'jpy',
-    interval: 'month' as const,
-    currency_options: { usd: { unit_amount: 9800 } },
-  },
-  {
-    id: 'price_basic_year',
-    unit_amount: 101_796,
-    currency: 'jpy',
-    interval: 'year' as const,
-    currency_options: { usd: { unit_amount: 100_800 } },
-  },
-  {
-    id: 'price_team_month',
-    unit_amount: 14_980,
-    currency: 'jpy',
-    interval: 'month' as const,
-    currency_options: { usd: { unit_amount: 14_900 } },
-  },
-  {
-    id: 'price_team_year',
-    unit_amount: 152_796,
-    currency: 'jpy',
-    interval: 'year' as const,
-    currency_options: { usd: { unit_amount: 152_400 } },
-  },
+/** The spec's prices (`specPrices`), and one more. */
+const PRICES: PriceDef[] = [
+  ...specPrices(),
   // A price Stripe has and this API was not configured with.
-  { id: 'price_legacy', unit_amount: 500, currency: 'jpy', interval: 'month' as const },
+  { id: 'price_legacy', unit_amount: 500, currency: 'jpy', interval: 'month' },
 ];
 
 let stripe: StripeStandIn;

@@ -252,9 +252,10 @@ function placeOf(table: string, row: Row): Pick<HistoryItem, 'year' | 'month' | 
 }
 
 /** How many items a recorded row gives (`itemsOf`), counted in SQL so that a page need not read every row. */
-const ITEM_COUNT_SQL = `CASE WHEN old_row IS NULL OR new_row IS NULL OR table_name IN ('case_year_inputs', 'monthly_inputs', 'daily_entries') THEN 1
+const sqlList = (names: Iterable<string>) => [...names].map((name) => `'${name}'`).join(', ');
+const ITEM_COUNT_SQL = `CASE WHEN old_row IS NULL OR new_row IS NULL OR table_name IN (${sqlList(Object.keys(VALUE_TABLES))}) THEN 1
   ELSE GREATEST(1, (SELECT count(*) FROM jsonb_each(new_row) AS e
-    WHERE e.key NOT IN ('id', 'plan_id', 'case_id', 'owner_id', 'user_id') AND e.value IS DISTINCT FROM (old_row -> e.key))) END`;
+    WHERE e.key NOT IN (${sqlList(LINK_COLUMNS)}) AND e.value IS DISTINCT FROM (old_row -> e.key))) END`;
 
 /** Case names by id: the plan's cases as they are, and those gone as they last were. */
 async function caseNamesOf(db: Db, planId: number, wanted: Iterable<number>): Promise<Map<number, string>> {

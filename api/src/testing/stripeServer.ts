@@ -69,6 +69,43 @@ export interface PriceDef {
   currency_options?: Record<string, { unit_amount: number }>;
 }
 
+/**
+ * The spec's prices (product-and-account.md section 9) as the tests configure them, in yen with the dollars in
+ * `currency_options` (in cents): Basic 9,980 yen or $98 a month; yearly 8,483 x 12 = 101,796 yen or $84 x 12 = $1,008;
+ * Team 14,980 yen or $149; yearly 12,733 x 12 = 152,796 yen or $127 x 12 = $1,524. Fresh objects on each call: the
+ * stand-in serves the objects it is given, and a test may change one.
+ */
+export const specPrices = (): PriceDef[] => [
+  {
+    id: 'price_basic_month',
+    unit_amount: 9980,
+    currency: 'jpy',
+    interval: 'month',
+    currency_options: { usd: { unit_amount: 9800 } },
+  },
+  {
+    id: 'price_basic_year',
+    unit_amount: 101_796,
+    currency: 'jpy',
+    interval: 'year',
+    currency_options: { usd: { unit_amount: 100_800 } },
+  },
+  {
+    id: 'price_team_month',
+    unit_amount: 14_980,
+    currency: 'jpy',
+    interval: 'month',
+    currency_options: { usd: { unit_amount: 14_900 } },
+  },
+  {
+    id: 'price_team_year',
+    unit_amount: 152_796,
+    currency: 'jpy',
+    interval: 'year',
+    currency_options: { usd: { unit_amount: 152_400 } },
+  },
+];
+
 type Params = { [key: string]: Param };
 type Param = string | Params | Param[];
 
