@@ -1,6 +1,7 @@
-import { AREAS, type HistoryAnswer, type HistoryCompareAnswer } from '@topline/contract';
+import type { HistoryAnswer, HistoryCompareAnswer } from '@topline/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolesAt } from '../api/src/testing/harness';
 import { newPage, type Stack, screenshot, startStack } from './browser';
 import { cellText, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
 
@@ -27,11 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await stack?.close();
-});
-
-const roles = (level: string, overrides: Record<string, string> = {}) => ({
-  ...Object.fromEntries(AREAS.map((area) => [area, level])),
-  ...overrides,
 });
 
 async function post(path: string, body: Record<string, unknown>) {
@@ -188,8 +184,8 @@ describe('the plan history in headless Chromium', () => {
 
   it('is not offered to a member who only views; an editor of one area pages through it, the rest not visible', async () => {
     for (const [email, level] of [
-      ['history-viewer@example.com', roles('can_view')],
-      ['history-editor@example.com', roles('no_access', { cogs: 'can_edit', kpi: 'can_view' })],
+      ['history-viewer@example.com', rolesAt('can_view')],
+      ['history-editor@example.com', rolesAt('no_access', { cogs: 'can_edit', kpi: 'can_view' })],
     ] as const) {
       await post('/authority/add', { email, ...level });
     }
@@ -273,7 +269,7 @@ describe('the plan history in headless Chromium', () => {
 
   it('shows why a restore is refused when the member’s access changed meanwhile', async () => {
     const email = 'history-all@example.com';
-    await post('/authority/add', { email, ...roles('can_edit') });
+    await post('/authority/add', { email, ...rolesAt('can_edit') });
     const member = await stack.api.user(email, 'free');
     const memberPage = (await newPage(stack, { locale: 'en-US' })).page;
     await signIn(memberPage, member.token);
@@ -289,7 +285,7 @@ describe('the plan history in headless Chromium', () => {
     // The owner narrows the member's access before the member confirms: the refusal is said in the dialog.
     await post('/authority/edit', {
       email,
-      ...roles('can_view', { cogs: 'can_edit' }),
+      ...rolesAt('can_view', { cogs: 'can_edit' }),
     });
     await confirm.locator('[data-test="history-confirm-restore"]').click();
     await expect

@@ -1,7 +1,6 @@
-import { AREAS } from '@topline/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
+import { planForm, rolesAt } from '../api/src/testing/harness';
 import { newPage, type Stack, screenshot, startStack } from './browser';
 import { signIn } from './screensHelpers';
 
@@ -16,11 +15,6 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await stack?.close();
-});
-
-const roles = (level: string, overrides: Record<string, string> = {}) => ({
-  ...Object.fromEntries(AREAS.map((area) => [area, level])),
-  ...overrides,
 });
 
 async function homeOf(token: string, planId: number, locale: 'en-US' | 'ja-JP'): Promise<Page> {
@@ -56,8 +50,8 @@ describe('Home to-dos in two browsers', () => {
     expect(created.status).toBe(201);
     const planId: number = created.body.data.business_plan_id;
     for (const [email, r] of [
-      ['home-editor@example.com', roles('can_view', { cogs: 'can_edit' })],
-      ['home-viewer@example.com', roles('can_view')],
+      ['home-editor@example.com', rolesAt('can_view', { cogs: 'can_edit' })],
+      ['home-viewer@example.com', rolesAt('can_view')],
     ] as const) {
       const added = await api.call('POST', '/authority/add', {
         token: owner.token,

@@ -1,6 +1,6 @@
-import { AREAS, HISTORY_PAGE_SIZE } from '@topline/contract';
+import { HISTORY_PAGE_SIZE } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 /**
  * A plan's history (contract `history.ts`): every input change recorded with who, which call and old and new values;
@@ -14,11 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api.close();
-});
-
-const roles = (level: 'no_access' | 'can_view' | 'can_edit', overrides: Record<string, string> = {}) => ({
-  ...Object.fromEntries(AREAS.map((area) => [area, level])),
-  ...overrides,
 });
 
 async function ownerPlan(tag: string) {
@@ -192,7 +187,7 @@ describe('history', () => {
     expect(
       (await p.post('/cost/edit', { case_id: p.baseId, cost_id: costId, version: 1, ...item, price: 100_000 })).status,
     ).toBe(200);
-    expect((await p.post('/authority/add', { email: 'stays@example.com', ...roles('can_view') })).status).toBe(200);
+    expect((await p.post('/authority/add', { email: 'stays@example.com', ...rolesAt('can_view') })).status).toBe(200);
 
     expect((await p.post('/history/restore', { at: before })).status).toBe(200);
     const row = await api.db('cost_items').where({ id: costId }).first();
@@ -213,9 +208,9 @@ describe('history', () => {
       expect((await p.post('/authority/add', { email, ...r })).status).toBe(200);
       return (await api.user(email, 'free')).token;
     };
-    const viewer = await invite('viewer-roles@example.com', roles('can_view'));
-    const costs = await invite('costs-roles@example.com', roles('no_access', { cogs: 'can_edit', pl: 'can_view' }));
-    const kpiEditor = await invite('kpi-roles@example.com', roles('no_access', { kpi: 'can_edit' }));
+    const viewer = await invite('viewer-roles@example.com', rolesAt('can_view'));
+    const costs = await invite('costs-roles@example.com', rolesAt('no_access', { cogs: 'can_edit', pl: 'can_view' }));
+    const kpiEditor = await invite('kpi-roles@example.com', rolesAt('no_access', { kpi: 'can_edit' }));
     expect((await p.post('/case/edit', { case_id: p.baseId, year: 1, key: 'churn_rate', value: 0.01 })).status).toBe(
       200,
     );
@@ -283,7 +278,7 @@ describe('history', () => {
       ],
       ['/business-plan/theme-color', { theme_color: 'black' }, 'plan'],
       ['/pl/color', { colors: [{ arr: '#AABBCC', pl: '#112233', gross_profit: '#445566' }] }, 'color'],
-      ['/authority/add', { email: 'member-kinds@example.com', ...roles('can_view') }, 'member'],
+      ['/authority/add', { email: 'member-kinds@example.com', ...rolesAt('can_view') }, 'member'],
       ['/home/edit', { kpi_title: 'meeting', value: 4, date: '2026-07-14' }, 'daily'],
     ];
     for (const [path, body, kind] of steps) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 let api: TestApi;
 
@@ -281,25 +281,12 @@ describe('cases and growth model', () => {
 });
 
 describe('members', () => {
-  const roles = (level: string) => ({
-    pl: level,
-    monthly_pl: level,
-    kpi: level,
-    sales_detail: level,
-    cogs: level,
-    sm: level,
-    rd: level,
-    ga: level,
-    dashboard: level,
-    actuals: level,
-  });
-
   it('invites by e-mail, marks the member received on sign-up, and never edits the owner', async () => {
     const { token } = await api.user('team-owner@example.com', 'team');
     const planId = await createPlan(token);
     const add = await api.call('POST', '/authority/add', {
       token,
-      body: { business_plan_id: planId, email: 'Invitee@example.com', ...roles('can_view'), pl: 'can_edit' },
+      body: { business_plan_id: planId, email: 'Invitee@example.com', ...rolesAt('can_view'), pl: 'can_edit' },
     });
     expect(add.status).toBe(200);
     let list = await api.call('GET', '/authority/retrieve', { token, query: { business_plan_id: planId } });
@@ -324,12 +311,12 @@ describe('members', () => {
 
     const edit = await api.call('POST', '/authority/edit', {
       token,
-      body: { business_plan_id: planId, email: 'invitee@example.com', ...roles('no_access') },
+      body: { business_plan_id: planId, email: 'invitee@example.com', ...rolesAt('no_access') },
     });
     expect(edit.status).toBe(200);
     const editOwner = await api.call('POST', '/authority/edit', {
       token,
-      body: { business_plan_id: planId, email: 'team-owner@example.com', ...roles('can_view') },
+      body: { business_plan_id: planId, email: 'team-owner@example.com', ...rolesAt('can_view') },
     });
     expect(editOwner.status).toBe(400);
     const deleteOwner = await api.call('POST', '/authority/delete', {
@@ -351,7 +338,7 @@ describe('members', () => {
     const freePlan = await createPlan(free.token);
     const freeAdd = await api.call('POST', '/authority/add', {
       token: free.token,
-      body: { business_plan_id: freePlan, email: 'v@example.com', ...roles('can_view') },
+      body: { business_plan_id: freePlan, email: 'v@example.com', ...rolesAt('can_view') },
     });
     expect(freeAdd.status).toBe(403);
     expect(freeAdd.body.code).toBe('tier_lock');
@@ -361,13 +348,13 @@ describe('members', () => {
     for (let i = 0; i < 6; i++) {
       const viewer = await api.call('POST', '/authority/add', {
         token: basic.token,
-        body: { business_plan_id: basicPlan, email: `viewer${i}@example.com`, ...roles('can_view') },
+        body: { business_plan_id: basicPlan, email: `viewer${i}@example.com`, ...rolesAt('can_view') },
       });
       expect(viewer.status).toBe(200);
     }
     const basicEditor = await api.call('POST', '/authority/add', {
       token: basic.token,
-      body: { business_plan_id: basicPlan, email: 'editor@example.com', ...roles('can_view'), kpi: 'can_edit' },
+      body: { business_plan_id: basicPlan, email: 'editor@example.com', ...rolesAt('can_view'), kpi: 'can_edit' },
     });
     expect(basicEditor.status).toBe(403);
     expect(basicEditor.body.code).toBe('tier_lock');
@@ -377,25 +364,25 @@ describe('members', () => {
     for (let i = 0; i < 4; i++) {
       const editor = await api.call('POST', '/authority/add', {
         token: team.token,
-        body: { business_plan_id: teamPlan, email: `ed${i}@example.com`, ...roles('can_edit') },
+        body: { business_plan_id: teamPlan, email: `ed${i}@example.com`, ...rolesAt('can_edit') },
       });
       expect(editor.status).toBe(200);
     }
     const fifth = await api.call('POST', '/authority/add', {
       token: team.token,
-      body: { business_plan_id: teamPlan, email: 'ed4@example.com', ...roles('no_access'), sm: 'can_edit' },
+      body: { business_plan_id: teamPlan, email: 'ed4@example.com', ...rolesAt('no_access'), sm: 'can_edit' },
     });
     expect(fifth.status).toBe(400);
     expect(fifth.body.errors.email).toMatch(/at most 4/);
     // Re-saving one of the four editors is still allowed.
     const resave = await api.call('POST', '/authority/edit', {
       token: team.token,
-      body: { business_plan_id: teamPlan, email: 'ed0@example.com', ...roles('can_edit') },
+      body: { business_plan_id: teamPlan, email: 'ed0@example.com', ...rolesAt('can_edit') },
     });
     expect(resave.status).toBe(200);
     const viewerOk = await api.call('POST', '/authority/add', {
       token: team.token,
-      body: { business_plan_id: teamPlan, email: 'ed4@example.com', ...roles('can_view') },
+      body: { business_plan_id: teamPlan, email: 'ed4@example.com', ...rolesAt('can_view') },
     });
     expect(viewerOk.status).toBe(200);
     const list = await api.call('GET', '/authority/retrieve', {

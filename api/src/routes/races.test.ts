@@ -1,5 +1,4 @@
 import {
-  AREAS,
   editorLimit,
   hasEdit,
   isTierLocked,
@@ -14,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { rolesOf } from '../services/access';
-import { type Answer, planForm, startTestApi, type TestApi } from '../testing/harness';
+import { type Answer, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 /**
  * Every limit and invariant holds under any interleaving: ten calls fired at once at each limit leave exactly the
@@ -31,7 +30,6 @@ afterAll(async () => {
   await api.close();
 });
 
-const roles = (level: string) => Object.fromEntries(AREAS.map((area) => [area, level]));
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 
 async function owner(tier: Tier) {
@@ -211,7 +209,7 @@ describe('ten calls at once', () => {
       times(PARALLEL, (i) =>
         api.call('POST', '/authority/add', {
           token,
-          body: { business_plan_id: planId, email: `editor-${emails}-${i}@example.com`, ...roles('can_edit') },
+          body: { business_plan_id: planId, email: `editor-${emails}-${i}@example.com`, ...rolesAt('can_edit') },
         }),
       ),
     );
@@ -231,7 +229,7 @@ describe('ten calls at once', () => {
       times(PARALLEL, () =>
         api.call('POST', '/authority/add', {
           token,
-          body: { business_plan_id: planId, email, ...roles('can_view') },
+          body: { business_plan_id: planId, email, ...rolesAt('can_view') },
         }),
       ),
     );
@@ -247,7 +245,7 @@ describe('ten calls at once', () => {
     const planId = await newPlan(token);
     const viewers = times(PARALLEL, (i) => `viewer-${emails}-${i}@example.com`);
     for (const email of viewers) {
-      const body = { business_plan_id: planId, email, ...roles('can_view') };
+      const body = { business_plan_id: planId, email, ...rolesAt('can_view') };
       expect((await api.call('POST', '/authority/add', { token, body })).status).toBe(200);
     }
     const max = editorLimit('team');
@@ -255,7 +253,7 @@ describe('ten calls at once', () => {
       viewers.map((email) =>
         api.call('POST', '/authority/edit', {
           token,
-          body: { business_plan_id: planId, email, ...roles('can_view'), pl: 'can_edit' },
+          body: { business_plan_id: planId, email, ...rolesAt('can_view'), pl: 'can_edit' },
         }),
       ),
     );
@@ -293,7 +291,7 @@ describe('ten calls at once', () => {
       ['/business-plan/theme-color', { theme_color: 'black' }],
       ['/case/delete', { case_id: second }],
       ['/case/edit', { case_id: second, year: 1, key: 'sm_rate', value: 0.2 }],
-      ['/authority/add', { email: `member-${emails}@example.com`, ...roles('can_view') }],
+      ['/authority/add', { email: `member-${emails}@example.com`, ...rolesAt('can_view') }],
     ];
     const answers = await Promise.all(
       writes.map(([path, fields]) => api.call('POST', path, { token, body: { ...plan, ...fields } })),
@@ -357,7 +355,7 @@ function allWrites(planId: number, first: number, second: number): [string, Reco
     ['/home/edit', { kpi_title: 'meeting', value: 4, date: '2026-04-02' }],
     ['/pl/color', { colors: [{ arr: '#111111', pl: '#222222', gross_profit: '#333333' }] }],
     ['/business-plan/theme-color', { theme_color: 'black' }],
-    ['/authority/add', { email: `member-${planId}@example.com`, ...roles('can_view') }],
+    ['/authority/add', { email: `member-${planId}@example.com`, ...rolesAt('can_view') }],
     ['/case/create', { case_name: 'Third', case_rate: 0.8 }],
     ['/case/delete', { case_id: second }],
   ];

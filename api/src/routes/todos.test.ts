@@ -1,6 +1,6 @@
-import { AREAS, TODO_LIMIT, TODO_TEXT_MAX } from '@topline/contract';
+import { TODO_LIMIT, TODO_TEXT_MAX } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 /**
  * Home's to-dos on the server, shared by a plan's members, and the reminders derived from the plan. The clock is
@@ -13,11 +13,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api.close();
-});
-
-const roles = (level: 'no_access' | 'can_view' | 'can_edit', overrides: Record<string, string> = {}) => ({
-  ...Object.fromEntries(AREAS.map((area) => [area, level])),
-  ...overrides,
 });
 
 /** A Team owner's plan with a viewer, an editor of COGS only, and a stranger. */
@@ -34,8 +29,8 @@ async function sharedPlan(tag: string, start: Record<string, string> = {}) {
     expect(added.status).toBe(200);
     return (await api.user(email, 'free')).token;
   };
-  const viewer = await invite(`viewer-${tag}@example.com`, roles('can_view'));
-  const editor = await invite(`editor-${tag}@example.com`, roles('can_view', { cogs: 'can_edit' }));
+  const viewer = await invite(`viewer-${tag}@example.com`, rolesAt('can_view'));
+  const editor = await invite(`editor-${tag}@example.com`, rolesAt('can_view', { cogs: 'can_edit' }));
   const stranger = (await api.user(`stranger-${tag}@example.com`, 'team')).token;
   return { planId, owner: owner.token, viewer, editor, stranger };
 }
@@ -198,7 +193,7 @@ describe('reminders', () => {
     expect((await api.call('POST', '/pl/monthly/edit', { token: owner.token, body: actuals })).status).toBe(200);
     const daily = { business_plan_id: planId, kpi_title: 'meeting', value: 2, date: '2026-07-13' };
     expect((await api.call('POST', '/home/edit', { token: owner.token, body: daily })).status).toBe(200);
-    const member = { business_plan_id: planId, email: 'reminded-member@example.com', ...roles('can_view') };
+    const member = { business_plan_id: planId, email: 'reminded-member@example.com', ...rolesAt('can_view') };
     expect((await api.call('POST', '/authority/add', { token: owner.token, body: member })).status).toBe(200);
     expect(await reminders(owner.token, planId)).toEqual([]);
     // A daily entry of last week does not count for this one.
@@ -220,7 +215,7 @@ describe('reminders', () => {
       { code: 'plan_not_started', month: '2026-09', days: null, date: null },
     ]);
     // A member hears nothing of the owner's trial or invitations.
-    const member = { business_plan_id: planId, email: 'trial-member@example.com', ...roles('can_view') };
+    const member = { business_plan_id: planId, email: 'trial-member@example.com', ...rolesAt('can_view') };
     expect((await api.call('POST', '/authority/add', { token: owner.token, body: member })).status).toBe(200);
     const memberToken = (await api.user('trial-member@example.com', 'free')).token;
     expect((await reminders(memberToken, planId)).map((r) => r.code)).toEqual(['plan_not_started']);

@@ -1,7 +1,6 @@
-import { AREAS } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../db';
-import { planForm, startTestApi } from '../testing/harness';
+import { planForm, rolesAt, startTestApi } from '../testing/harness';
 import { setTier } from './users';
 
 /**
@@ -15,7 +14,6 @@ let memberToken: string;
 let planId: number;
 const now = new Date('2026-06-15T00:00:00Z');
 
-const roles = (level: string) => Object.fromEntries(AREAS.map((area) => [area, level]));
 const readKpi = (token: string) => api.call('GET', '/kpi/retrieve', { token, query: { business_plan_id: planId } });
 
 beforeAll(async () => {
@@ -27,7 +25,7 @@ beforeAll(async () => {
     .business_plan_id;
   const add = await api.call('POST', '/authority/add', {
     token: ownerToken,
-    body: { business_plan_id: planId, email: 'cache-member@example.com', ...roles('can_view') },
+    body: { business_plan_id: planId, email: 'cache-member@example.com', ...rolesAt('can_view') },
   });
   expect(add.status).toBe(200);
   memberToken = (await api.user('cache-member@example.com', 'free')).token;
@@ -49,7 +47,7 @@ describe('access cache', () => {
     expect((await readKpi(memberToken)).status).toBe(200);
     const edit = await api.call('POST', '/authority/edit', {
       token: ownerToken,
-      body: { business_plan_id: planId, email: 'cache-member@example.com', ...roles('can_view'), kpi: 'no_access' },
+      body: { business_plan_id: planId, email: 'cache-member@example.com', ...rolesAt('can_view'), kpi: 'no_access' },
     });
     expect(edit.status).toBe(200);
     const refused = await readKpi(memberToken);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errorBodySchema, routes, type Tier } from '@topline/contract';
+import { AREAS, errorBodySchema, type Level, routes, type Tier } from '@topline/contract';
 import type { z } from 'zod';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../config';
@@ -208,3 +208,9 @@ export function checkAnswer(method: string, path: string, status: number, body: 
     );
   }
 }
+
+/** A member's roles for `/authority/add` and `/authority/edit`: `level` on every area, but the areas overridden. */
+export const rolesAt = (level: Level, overrides: Record<string, Level> = {}): Record<string, Level> => ({
+  ...Object.fromEntries(AREAS.map((area) => [area, level])),
+  ...overrides,
+});
