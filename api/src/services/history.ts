@@ -26,6 +26,7 @@ import {
   YEAR_KEY_AREAS,
 } from '@topline/contract';
 import { PlanWorkbook } from '@topline/engine';
+import { monthWithinYear, yearOf } from '@topline/engine/src/layout';
 import type { Db } from '../db';
 import {
   type AccessPlan,
@@ -171,10 +172,7 @@ function hiddenFor(access: PlanAccess, area: Area | 'owner' | null): boolean {
 }
 
 /** Plan year and month of the year of a plan month 1..72. */
-const yearMonthOf = (t: number) => {
-  const year = Math.ceil(t / 12);
-  return { year, month: t - 12 * (year - 1) };
-};
+const yearMonthOf = (t: number) => ({ year: yearOf(t), month: monthWithinYear(t) });
 
 /** The items of one recorded row: one per field an update changed; an added or removed row is one item. */
 export function itemsOf(change: RowChange, caseNames: ReadonlyMap<number, string>, access: PlanAccess): HistoryItem[] {

@@ -4,6 +4,7 @@
  */
 import type { DashboardColumn, DashboardScalar } from '@topline/engine/src/compile/dashboard';
 import { dashboardKey } from '@topline/engine/src/explainKeys';
+import { monthWithinYear, yearOf } from '@topline/engine/src/layout';
 import { DASHBOARD_METRICS } from '@topline/engine/src/read/dashboard';
 import type { KeyboardEvent } from 'react';
 import { type ExplainTarget, openExplain } from './ExplainContext';
@@ -32,8 +33,7 @@ export function explainFigure(target: ExplainTarget | null, className = 'ws-big'
 export function dashboardTarget(name: string, latest: number | null, caseId: number | undefined): ExplainTarget | null {
   const key = DASHBOARD_METRICS[name];
   if (!key || latest === null || latest < 1) return null;
-  const year = Math.ceil(latest / 12);
-  return { caseId, year, period: String(latest - 12 * (year - 1)), key, view: 'actual' };
+  return { caseId, year: yearOf(latest), period: String(monthWithinYear(latest)), key, view: 'actual' };
 }
 
 /**
@@ -48,7 +48,7 @@ export function dashboardFigureTarget(
 ): ExplainTarget | null {
   const row = DASHBOARD_METRICS[name];
   if (!row || latest === null || latest < 1) return null;
-  return { caseId, year: Math.ceil(latest / 12), period: 'cy', key: dashboardKey(column, row) };
+  return { caseId, year: yearOf(latest), period: 'cy', key: dashboardKey(column, row) };
 }
 
 /** A figure of the dashboard as a whole (the MRR progress gauge: as is, goal, percent) in plan year `year`. */

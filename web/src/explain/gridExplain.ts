@@ -4,6 +4,7 @@
  */
 
 import type { ExplainView } from '@topline/engine';
+import { monthWithinYear, yearOf } from '@topline/engine/src/layout';
 import type { CellClickedEvent, CellKeyDownEvent, FullWidthCellKeyDownEvent } from 'ag-grid-community';
 import { type ExplainTarget, openExplain } from './ExplainContext';
 
@@ -62,10 +63,10 @@ export function monthlyTarget(
   if (!explained || !t) return null;
   const compared = explained !== 'estimate' && explained !== 'actual';
   if (compared && (value === null || value === undefined || value === '')) return null;
-  const year = Math.ceil(t / 12);
+  const year = yearOf(t);
   const period =
     column.monthType === 'month'
-      ? String((column.t ?? 1) - 12 * (year - 1))
+      ? String(monthWithinYear(column.t ?? 1))
       : column.monthType === 'quarter'
         ? column.column.toLowerCase()
         : 'cy';
