@@ -127,13 +127,17 @@ const pool = new Pool(spec.origin, { connections: spec.users });
   const started = performance.now();
   const until = started + spec.seconds * 1000;
   await Promise.all(Array.from({ length: spec.users }, async () => {
+    let seen = 0;
     while (performance.now() < until) {
       const write = spec.writes.length > 0 && Math.random() < spec.writeShare;
       const list = write ? spec.writes : spec.reads;
       const call = list[n++ % list.length];
       const t0 = performance.now();
       try {
-        const response = await pool.request({ path: call.path, method: call.method, headers: spec.headers, body: call.body });
+        const headers = seen ? { ...spec.headers, 'plan-version': String(seen) } : spec.headers;
+        const response = await pool.request({ path: call.path, method: call.method, headers, body: call.body });
+        const version = Number(response.headers['plan-version']);
+        if (version > seen) seen = version;
         if (response.statusCode === 200) for await (const _ of response.body);
         else {
           errors++;

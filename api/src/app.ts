@@ -20,6 +20,7 @@ import { spreadsheetRoutes } from './routes/spreadsheet';
 import { todoRoutes } from './routes/todos';
 import { xlsxRoutes } from './routes/xlsx';
 import { AccessCache } from './services/accessCache';
+import { accessWrites, writesAccess } from './services/accessWrites';
 import type { Mailer } from './services/mail';
 import { TokenSigner } from './services/tokens';
 import { WorkbookCache } from './services/workbooks';
@@ -61,11 +62,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     workbooks: deps.workbooks ?? new WorkbookCache(),
     accessCache: deps.accessCache ?? new AccessCache(),
   };
-  // A write through this process drops what the access cache keeps at once, without waiting for the database's
-  // notification; writes in a transaction are covered again when the request that made them ends (below).
-  deps.db.on('query-response', (_response: unknown, query: { method?: string; sql?: string }) => {
-    if (!isRead(query)) services.accessCache.invalidate();
-  });
+  // A write through this process to what access decisions are made of drops what the access cache keeps at once,
+  // without waiting for the database's notification; writes in a transaction are covered again when the request that
+  // made them ends (below).
+  deps.db.on(
+    'query-response',
+    (_response: unknown, query: { method?: string; sql?: string }, builder?: { queryContext?: () => unknown }) => {
+      if (!writesAccess(query, builder)) return;
+      services.accessCache.invalidate();
+      const request = accessWrites.getStore();
+      if (request) request.wrote = true;
+    },
+  );
   const app = new Koa<AppState>();
   app.proxy = true;
   // Only the address the nearest proxy saw: a client cannot forge its way past per-client limits with X-Forwarded-For.
@@ -79,8 +87,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // The one error middleware, first in the chain: every failure leaves as {title, message}.
   app.use(async (ctx, next) => {
     const started = performance.now();
+    const writes = { wrote: false };
     try {
-      await next();
+      await accessWrites.run(writes, next);
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
         ctx.status = 404;
         ctx.body = { title: 'Not Found', message: 'no such call', code: 'not_found' } satisfies ErrorBody;
@@ -107,7 +116,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       }
     } finally {
       // Whatever this request wrote is committed by now: nothing kept from before it may answer the next one.
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') services.accessCache.invalidate();
+      if (writes.wrote) services.accessCache.invalidate();
       const ms = (performance.now() - started).toFixed(1);
       if (ctx.path.startsWith('/api/')) deps.logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${ms}ms`);
     }
@@ -212,10 +221,4 @@ function isClientError(error: unknown): error is { status: number; message: stri
   if (typeof error !== 'object' || error === null) return false;
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500;
-}
-
-/** A query that only reads (knex's method, or raw SQL that starts with SELECT). */
-function isRead(query: { method?: string; sql?: string }): boolean {
-  if (query.method === 'select' || query.method === 'first' || query.method === 'pluck') return true;
-  return query.method === 'raw' && /^\s*select\b/i.test(query.sql ?? '');
 }

@@ -30,6 +30,14 @@ const locks = new WeakMap<Db, DataLock>();
 const ours = (payload: string | undefined, schema: string) =>
   !payload?.includes('.') || payload.startsWith(`${schema}.`);
 
+/** Tells the listener of one notification of this schema: a plan's new version (migration 011), or a change. */
+function notify(listener: ChangeListener, payload: string | undefined, schema: string): void {
+  if (!ours(payload, schema)) return;
+  const version = /\.plan_version:(\d+):(\d+)$/.exec(payload ?? '');
+  if (version) listener.planVersion(Number(version[1]), Number(version[2]));
+  else listener.changed();
+}
+
 /**
  * Opens the database: PostgreSQL through `pg` when a URL is given, else PGlite persisted in a folder, whose lock
  * (`dataLock.ts`) this process then holds until `destroy`.
@@ -114,6 +122,8 @@ export const dataLockOf = (db: Db): DataLock | undefined => locks.get(db);
 export interface ChangeListener {
   /** A committed change to a table that decides plan access (migrations/002_change_notifications.ts). */
   changed(): void;
+  /** A committed write that changed nothing of a plan but its version (migrations/011_plan_version_notifications.ts). */
+  planVersion(planId: number, version: number): void;
   /** Notifications may have been missed from here on, until `changed` is called again after a reconnect. */
   lost(): void;
 }
@@ -127,9 +137,9 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
   const connection = connections.get(db);
   if (!connection) throw new Error('the database was not opened by openDb');
   if ('pglite' in connection) {
-    const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) => {
-      if (ours(payload, connection.schema)) listener.changed();
-    });
+    const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) =>
+      notify(listener, payload, connection.schema),
+    );
     return async () => {
       if (!connection.pglite.closed) await unlisten();
     };
@@ -149,7 +159,7 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL && ours(message.payload, connection.schema)) listener.changed();
+      if (message.channel === CHANGES_CHANNEL) notify(listener, message.payload, connection.schema);
     });
     client = next;
     try {

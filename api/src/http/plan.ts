@@ -21,8 +21,11 @@ export async function planFor(services: Services, ctx: AppContext, planId: numbe
     access = signedIn.access;
   } else access = await planAccess(services.db, currentUser(ctx), planId, services.now());
   ctx.set(PLAN_VERSION_HEADER, String(access.plan.version));
+  access.seen = seen;
+  access.served = (version) => ctx.set(PLAN_VERSION_HEADER, String(version));
   access.changed = (version, edits) => {
     ctx.set(PLAN_VERSION_HEADER, String(version));
+    services.accessCache.planVersion(planId, version);
     services.workbooks.advance(planId, version, edits);
   };
   return access;

@@ -1,6 +1,14 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
-import { asOfMonth, type DataOf, routes, type Scope, screenQuery } from '@topline/contract';
+import {
+  asOfMonth,
+  type DataOf,
+  PLAN_VERSION_HEADER,
+  planVersionOf,
+  routes,
+  type Scope,
+  screenQuery,
+} from '@topline/contract';
 import { type CsvLanguage, csvFileName, csvLanguage, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
 import type { z } from 'zod';
 import type { Services } from '../app';
@@ -60,8 +68,14 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     const today = services.now();
     const { user, access } = signedInAccess(facts, claims, today);
     requireScope(access, scope, 'read');
-    const cached = services.workbooks.peek(planId, access.plan.version, asOfMonth(today))?.answers.get(key);
-    if (!cached || !sendCachedNow(ctx, cached)) return false;
+    const seen = planVersionOf(ctx.get(PLAN_VERSION_HEADER));
+    // A caller that saw a version newer than the kept access knows of a write it has not heard of: the full path.
+    if (seen !== null && seen > access.plan.version) return false;
+    const version = services.workbooks.readVersion(planId, access.plan.version, seen);
+    const compiled = services.workbooks.peek(planId, version, asOfMonth(today));
+    const cached = compiled?.answers.get(key);
+    if (!compiled || !cached || !sendCachedNow(ctx, cached)) return false;
+    ctx.set(PLAN_VERSION_HEADER, String(compiled.version));
     ctx.state.user = user;
     return true;
   };

@@ -20,6 +20,7 @@ import {
 import type { PlanEdit } from '@topline/engine';
 import AsyncLock from 'async-lock';
 import type { Db } from '../db';
+import { PLAN_VERSION_ONLY } from './accessWrites';
 import { changeSettings, currentActor } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
@@ -50,6 +51,10 @@ export interface PlanAccess {
    * (null when the workbook must be rebuilt instead), so a warm cached workbook can follow without a rebuild.
    */
   changed?: (version: number, edits: EditsFor | null) => void;
+  /** The plan version the caller names as seen in an earlier answer (`Plan-Version`), if any. */
+  seen?: number | null;
+  /** Told the version of the workbook a read was answered from. */
+  served?: (version: number) => void;
   isOwner: boolean;
   /** Effective roles: the owner has can_edit everywhere; members are clamped by the owner's tier. */
   roles: Roles;
@@ -321,7 +326,8 @@ export async function bumpVersion(trx: Db, planId: number): Promise<number> {
   const [row] = await trx('business_plans')
     .where({ id: planId })
     .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() })
-    .returning('version');
+    .returning('version')
+    .queryContext(PLAN_VERSION_ONLY);
   return Number(typeof row === 'object' && row !== null ? (row as { version: number }).version : row);
 }
 

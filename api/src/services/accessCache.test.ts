@@ -89,6 +89,30 @@ describe('access cache', () => {
     expect(JSON.parse(after).data).toEqual(expect.anything());
   });
 
+  it('keeps what it holds across edits of a plan’s inputs, and reads each edit on the next call', async () => {
+    const read = () => api.call('GET', '/pl/retrieve', { token: memberToken, query: { business_plan_id: planId } });
+    const caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+    // Both callers' access kept, once the notifications of the earlier tests' changes have come in.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ownerRead = await api.call('GET', '/pl/retrieve', { token: ownerToken, query: { business_plan_id: planId } });
+    expect(ownerRead.status).toBe(200);
+    const before = await read();
+    expect(before.status).toBe(200);
+    const loads = api.accessCache.stats.loads;
+    for (const value of [0.41, 0.42]) {
+      const edit = await api.call('POST', '/case/edit', {
+        token: ownerToken,
+        body: { business_plan_id: planId, case_id: caseId, year: 1, key: 'cogs_rate', value },
+      });
+      expect(edit.status).toBe(200);
+      const after = await read();
+      expect(after.headers.get('Plan-Version')).toBe(edit.headers.get('Plan-Version'));
+      expect(after.text).not.toBe(before.text);
+    }
+    // Neither the edits nor the reads after them went back to the database for access.
+    expect(api.accessCache.stats.loads).toBe(loads);
+  });
+
   it('refuses a signed-out token on the next call', async () => {
     const { token } = await api.user('cache-signout@example.com', 'team');
     const own = (await api.call('POST', '/business-plan/create', { token, form: planForm() })).body.data
@@ -129,6 +153,45 @@ describe('access cache', () => {
         status = (await readKpi(memberToken)).status;
       }
       expect(status).toBe(403);
+    },
+  );
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'follows a version moved by another process once PostgreSQL tells of it, keeping what it holds',
+    async () => {
+      const read = () => api.call('GET', '/pl/retrieve', { token: ownerToken, query: { business_plan_id: planId } });
+      const before = await read();
+      expect(before.status).toBe(200);
+      const loads = api.accessCache.stats.loads;
+      const other = openDb({
+        databaseUrl: process.env.TEST_DATABASE_URL,
+        ...(api.schema ? { schema: api.schema } : {}),
+      });
+      let version: number;
+      try {
+        const caseId = (await other('cases').where({ plan_id: planId }).first()).id;
+        version = await other.transaction(async (trx) => {
+          await trx('case_year_inputs')
+            .insert({ case_id: caseId, year: 2, key: 'cogs_rate', value: 0.12 })
+            .onConflict(['case_id', 'year', 'key'])
+            .merge();
+          const [row] = await trx('business_plans')
+            .where({ id: planId })
+            .update({ version: trx.raw('version + 1') })
+            .returning('version');
+          return Number(row.version);
+        });
+      } finally {
+        await other.destroy();
+      }
+      let after = before;
+      for (let i = 0; i < 50 && after.headers.get('Plan-Version') !== String(version); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await read();
+      }
+      expect(after.headers.get('Plan-Version')).toBe(String(version));
+      expect(after.text).not.toBe(before.text);
+      expect(api.accessCache.stats.loads).toBe(loads);
     },
   );
 });

@@ -19,8 +19,17 @@ export interface ScreenContext {
   today: Date;
 }
 
+/**
+ * The plan's workbook for a read: at every version committed before it, or, when the caller names the version it has
+ * seen, at that one or newer and at most one batch behind (`WorkbookCache.readVersion`). The answer names the version
+ * it was read at.
+ */
 export async function compiledPlan(ctx: ScreenContext): Promise<CompiledPlan> {
-  return ctx.workbooks.get(ctx.db, ctx.access.plan, asOfMonth(ctx.today));
+  const { plan, seen, served } = ctx.access;
+  const version = ctx.workbooks.readVersion(plan.id, plan.version, seen ?? null);
+  const compiled = await ctx.workbooks.get(ctx.db, { id: plan.id, version }, asOfMonth(ctx.today));
+  served?.(compiled.version);
+  return compiled;
 }
 
 /** The workbook's case index of a case id; without an id, the first case (the screens' default). */

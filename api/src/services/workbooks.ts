@@ -38,6 +38,11 @@ interface Entry {
   /** When edits were last applied (performance.now()), and the wait for the next batch, if reads are waiting. */
   appliedAt: number;
   settling?: Promise<void> | undefined;
+  /**
+   * Versions this process heard of (a read's access, a write's report) and when, oldest first: those heard of
+   * `applyEveryMs` ago or earlier bound how far behind a read that names its version may be answered (`readVersion`).
+   */
+  heard: { version: number; at: number }[];
 }
 
 /** Pending writes applied without waiting for a read; beyond the limit the entry is dropped. */
@@ -64,6 +69,11 @@ const REPORT_WAIT_MS = 100;
  *   process (after waiting REPORT_WAIT_MS for a report, in case the write was this process's own).
  * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and reads that waited go on one
  *   per turn of the event loop: each version costs one recalculation, and each of its answers is computed once.
+ * - A read that names the version it has seen (the `Plan-Version` of an earlier answer: every browser tab does) is
+ *   answered at that version or a newer one, and at every version this process heard of `applyEveryMs` ago or
+ *   earlier (`readVersion`): it sees its own writes and never goes back, and sees others' writes within one batch
+ *   instead of waiting for the batch of every write committed a moment before it. A read that names none is answered
+ *   at the version its access loaded, every write committed before it.
  * - Nothing is destroyed: a workbook replaced, evicted or dropped may still be read by a request that holds it, and
  *   is freed by the garbage collector once none does. Edits are applied synchronously and reads compute their answers
  *   synchronously once they hold a workbook, so no read sees an edit half applied.
@@ -98,11 +108,27 @@ export class WorkbookCache {
   }
 
   /**
+   * The version a read of the plan must be answered at, given the plan's version its access loaded (`loaded`: every
+   * write committed before the read) and the version the caller names (`seen`, from an earlier answer), if any:
+   * without one, `loaded`; with one, `seen` and every version heard of at least `applyEveryMs` ago, so that a caller
+   * sees its own writes at once and others' within a batch.
+   */
+  readVersion(planId: number, loaded: number, seen: number | null): number {
+    const entry = this.entries.get(planId);
+    if (entry) this.hear(entry, loaded);
+    if (seen === null) return loaded;
+    // A version beyond the loaded one was never committed (the caller's access is read afresh when it names a newer
+    // one than it holds): not waited for.
+    const named = Math.min(seen, loaded);
+    return Math.max(named, entry ? this.heardBefore(entry, performance.now() - this.applyEveryMs) : loaded);
+  }
+
+  /**
    * The workbook of the plan at the version of `plan` or a newer one, as of a calendar month (the "current" month of
    * MODEL.md).
    * @throws ApiError 404 when the plan is gone
    */
-  async get(db: Db, plan: AccessPlan, asOf: Month): Promise<CompiledPlan> {
+  async get(db: Db, plan: Pick<AccessPlan, 'id' | 'version'>, asOf: Month): Promise<CompiledPlan> {
     const entry = this.entryFor(plan.id, asOf);
     // A read as of an earlier month than the cached one (a clock at the turn of a month): a workbook of its own.
     if (!entry) return this.build(db, plan.id, asOf);
@@ -150,6 +176,7 @@ export class WorkbookCache {
   advance(planId: number, version: number, editsFor: EditsFor | null): void {
     const entry = this.entries.get(planId);
     if (!entry || (entry.ready && version <= entry.ready.version)) return;
+    this.hear(entry, version);
     entry.pending.set(version, editsFor);
     if (entry.waiting.length > 0) {
       const known = this.known(entry);
@@ -175,12 +202,29 @@ export class WorkbookCache {
     const cached = this.entries.get(planId);
     if (cached && !sameMonth(cached.asOf, asOf) && monthIndex(asOf) < monthIndex(cached.asOf)) return undefined;
     const entry: Entry =
-      cached && sameMonth(cached.asOf, asOf) ? cached : { planId, asOf, pending: new Map(), waiting: [], appliedAt: 0 };
+      cached && sameMonth(cached.asOf, asOf)
+        ? cached
+        : { planId, asOf, pending: new Map(), waiting: [], appliedAt: 0, heard: [] };
     // Last used last: eviction takes the plan read least recently.
     this.entries.delete(planId);
     this.entries.set(planId, entry);
     if (entry !== cached) this.evict();
     return entry;
+  }
+
+  /** Notes that the plan is at `version` or a newer one, from now on. */
+  private hear(entry: Entry, version: number): void {
+    const last = entry.heard.at(-1);
+    if (!last || last.version < version) entry.heard.push({ version, at: performance.now() });
+  }
+
+  /** The newest version heard of at `time` or earlier (0 if none); forgets what a later call cannot need. */
+  private heardBefore(entry: Entry, time: number): number {
+    let count = 0;
+    while (count < entry.heard.length && (entry.heard[count]?.at ?? time) <= time) count++;
+    // The newest of those still answers later calls; the older ones never again.
+    if (count > 1) entry.heard.splice(0, count - 1);
+    return count > 0 ? (entry.heard[0]?.version ?? 0) : 0;
   }
 
   /**

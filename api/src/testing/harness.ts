@@ -42,6 +42,8 @@ export interface CallOptions {
   body?: unknown;
   query?: Record<string, string | number>;
   form?: FormData;
+  /** Further request headers, such as `Plan-Version`. */
+  headers?: Record<string, string>;
 }
 
 export interface Answer {
@@ -58,6 +60,8 @@ export interface TestApiOptions {
   env?: Record<string, string>;
   now?: () => Date;
   mailer?: Mailer;
+  /** The workbook cache's least time between two batches of edits (`WorkbookCache`), 100 ms by default. */
+  applyEveryMs?: number;
 }
 
 const silent: Logger = { info: () => {}, error: () => {} };
@@ -89,7 +93,7 @@ export async function startTestApi(
       mail.push(message);
     },
   };
-  const workbooks = new WorkbookCache();
+  const workbooks = new WorkbookCache(undefined, options.applyEveryMs);
   const accessCache = new AccessCache();
   const unlisten = await listenForChanges(db, accessCache);
   const deps: AppDeps = {
@@ -126,7 +130,7 @@ export async function startTestApi(
     async call(method, path, opts = {}) {
       const target = new URL(`/api/v1${path}`, url);
       for (const [k, v] of Object.entries(opts.query ?? {})) target.searchParams.set(k, String(v));
-      const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+      const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', ...opts.headers };
       if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
       let body: string | FormData | undefined;
       if (opts.form) body = opts.form;

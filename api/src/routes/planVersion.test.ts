@@ -1,0 +1,94 @@
+/**
+ * Which version of a plan a screen read answers (`Plan-Version`, WorkbookCache.readVersion): without the header,
+ * every write committed before the read; with it, the version named or a newer one, at most one batch of edits
+ * (`applyEveryMs`) behind the writes this process heard of, and the answer names the version it was read at.
+ */
+import { PLAN_VERSION_HEADER } from '@topline/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, planForm, startTestApi, type TestApi } from '../testing/harness';
+
+// Long enough that every step between a write and the read after it falls inside one batch, on a loaded machine too.
+const BATCH_MS = 1500;
+
+let api: TestApi;
+let token: string;
+let planId: number;
+let caseId: number;
+
+beforeAll(async () => {
+  api = await startTestApi({ applyEveryMs: BATCH_MS });
+  ({ token } = await api.user('versions@example.com', 'team'));
+  const created = await api.call('POST', '/business-plan/create', { token, form: planForm() });
+  expect(created.status).toBe(201);
+  planId = created.body.data.business_plan_id;
+  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const versionOf = (answer: Answer) => Number(answer.headers.get(PLAN_VERSION_HEADER));
+const dbVersion = async () => Number((await api.db('business_plans').where({ id: planId }).first('version')).version);
+
+/** The annual P&L, naming a version seen (or none); answers the first case's year-1 COGS and the version read. */
+async function readPl(seen?: number) {
+  const answer = await api.call('GET', '/pl/retrieve', {
+    token,
+    query: { business_plan_id: planId },
+    ...(seen === undefined ? {} : { headers: { [PLAN_VERSION_HEADER]: String(seen) } }),
+  });
+  expect(answer.status).toBe(200);
+  return { version: versionOf(answer), cogs: answer.body.data.values[0].pl[0].cogs as number };
+}
+
+async function editCogsRate(value: number) {
+  const answer = await api.call('POST', '/case/edit', {
+    token,
+    body: { business_plan_id: planId, case_id: caseId, year: 1, key: 'cogs_rate', value },
+  });
+  expect(answer.status).toBe(200);
+  return versionOf(answer);
+}
+
+describe('the version a screen read answers', () => {
+  it('gives a caller its own writes at once and others’ within one batch, never going back', async () => {
+    const first = await readPl();
+    expect(first.version).toBe(await dbVersion());
+
+    const written = await editCogsRate(0.5);
+    expect(written).toBe(first.version + 1);
+    // Someone who has seen only the earlier version may be answered at it, named as such, while the batch is young.
+    const behind = await readPl(first.version);
+    expect(behind).toEqual(first);
+    // The writer names the version its write answered: it reads its own write.
+    const own = await readPl(written);
+    expect(own.version).toBe(written);
+    expect(own.cogs).not.toBe(first.cogs);
+    // A read that names nothing gets every write committed before it.
+    expect(await readPl()).toEqual(own);
+    // Nobody goes back: naming the old version now gives the newest workbook.
+    expect(await readPl(first.version)).toEqual(own);
+
+    // The next write, seen by another reader only once its batch is due.
+    const next = await editCogsRate(0.45);
+    expect(await readPl(written)).toEqual(own);
+    await new Promise((resolve) => setTimeout(resolve, BATCH_MS + 100));
+    const caughtUp = await readPl(written);
+    expect(caughtUp.version).toBe(next);
+    expect(caughtUp).toEqual(await readPl());
+  });
+
+  it('answers a version beyond the plan’s at the plan’s, and refuses one that is not a version', async () => {
+    const current = await dbVersion();
+    const ahead = await readPl(current + 100);
+    expect(ahead.version).toBe(current);
+
+    const garbage = await api.call('GET', '/pl/retrieve', {
+      token,
+      query: { business_plan_id: planId },
+      headers: { [PLAN_VERSION_HEADER]: 'latest' },
+    });
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.errors?.[PLAN_VERSION_HEADER] ?? garbage.body.message).toMatch(/Plan-Version/);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Which statements of this process change what access decisions are made of (the tables of
+ * migrations/002_change_notifications.ts), so that the process drops its kept decisions at once instead of waiting
+ * for the database's notification, and only then: writes to a plan's inputs, and the version bump that goes with them
+ * (`PLAN_VERSION_ONLY`), leave them in place.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { NOTIFYING_TABLES } from '../../../migrations/002_change_notifications';
+
+/** The knex query context of a statement that changes nothing of a plan but its version (`bumpVersion`). */
+export const PLAN_VERSION_ONLY = Object.freeze({ planVersionOnly: true });
+
+/** Per request: whether it has written a row that decides access (set by `writesAccess`'s caller). */
+export const accessWrites = new AsyncLocalStorage<{ wrote: boolean }>();
+
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|rollback|savepoint|release)\b/i;
+const WRITTEN_TABLE =
+  /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?(?:(?:"[^"]+"|\w+)\.)?("[^"]+"|\w+)/i;
+
+/**
+ * Whether a statement that ran may have changed a row that decides access: any statement but reads, transaction
+ * control, the version bump, and plain writes to other tables (a statement of another shape counts, to be safe).
+ */
+export function writesAccess(
+  query: { method?: string; sql?: string },
+  builder?: { queryContext?: () => unknown },
+): boolean {
+  if (query.method === 'select' || query.method === 'first' || query.method === 'pluck') return false;
+  const sql = query.sql ?? '';
+  if (query.method === 'raw' && /^\s*select\b/i.test(sql)) return false;
+  if (TRANSACTION_CONTROL.test(sql)) return false;
+  if (typeof builder?.queryContext === 'function' && builder.queryContext() === PLAN_VERSION_ONLY) return false;
+  const table = WRITTEN_TABLE.exec(sql)?.[1]?.replaceAll('"', '').toLowerCase();
+  return table === undefined || (NOTIFYING_TABLES as readonly string[]).includes(table);
+}
