@@ -266,11 +266,35 @@ export async function lockPlan(trx: Db, planId: number): Promise<void> {
  */
 async function lockPlanForChange(trx: Db, planId: number): Promise<void> {
   const { sql, bindings } = changeSettings(planId, currentActor());
-  const { rows } = (await trx.raw(`SELECT id, ${sql} FROM business_plans WHERE id = ? FOR UPDATE`, [
-    ...bindings,
-    planId,
-  ])) as { rows: unknown[] };
-  if (rows.length === 0) throw notFound('the business plan');
+  const { rows } = (await trx.raw(
+    `SELECT id, ${sql}, ARRAY(SELECT c.id FROM cases AS c WHERE c.plan_id = business_plans.id) AS case_ids
+     FROM business_plans WHERE id = ? FOR UPDATE`,
+    [...bindings, planId],
+  )) as { rows: { case_ids: (number | string)[] }[] };
+  const [row] = rows;
+  if (!row) throw notFound('the business plan');
+  lockedCases.set(trx, { planId, caseIds: new Set(row.case_ids.map(Number)) });
+}
+
+/**
+ * The plan's cases as each `planTransaction` read them under the plan's lock, by transaction: cases are added and
+ * removed only under that lock, so they stand until the transaction's own body adds or removes one.
+ */
+const lockedCases = new WeakMap<Db, { planId: number; caseIds: ReadonlySet<number> }>();
+
+/**
+ * Checks that the case is one of the plan's: from what the plan's lock read when `trx` is a `planTransaction` of this
+ * plan (no round trip), else from the database. Not for a body that has added or removed cases itself.
+ * @throws ApiError 404 when the case is not in this plan
+ */
+export async function requireCase(trx: Db, planId: number, caseId: number): Promise<void> {
+  const locked = lockedCases.get(trx);
+  if (locked?.planId === planId) {
+    if (!locked.caseIds.has(caseId)) throw notFound('the case');
+    return;
+  }
+  const row = await trx('cases').where({ plan_id: planId, id: caseId }).first('id');
+  if (!row) throw notFound('the case');
 }
 
 /**

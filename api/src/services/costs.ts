@@ -9,7 +9,7 @@ import {
   notFound,
 } from '@topline/contract';
 import type { Db } from '../db';
-import { bumpVersion, committed, type PlanAccess, planTransaction, requireScope } from './access';
+import { bumpVersion, committed, type PlanAccess, planTransaction, requireCase, requireScope } from './access';
 import { caseOf } from './plans';
 
 /** Cost items of the Cost screen (MODEL.md section 7): a monthly price over a term, per case. */
@@ -24,7 +24,7 @@ export function checkTerm(item: CostItemFields): void {
 export async function createCostItem(db: Db, access: PlanAccess, caseId: number, item: CostItemFields) {
   checkTerm(item);
   const { costId, version } = await planTransaction(db, access.plan.id, async (trx) => {
-    await caseOf(trx, access.plan.id, caseId);
+    await requireCase(trx, access.plan.id, caseId);
     const [row] = await trx('cost_items')
       .insert({ case_id: caseId, ...costFieldsOf(item) })
       .returning('id');

@@ -17,11 +17,14 @@ import {
 } from '@topline/contract';
 import { EditError, revisionMonth } from '@topline/engine';
 import type { Db } from '../db';
-import { type PlanAccess, planWrite } from './access';
-import { caseOf, casesOf } from './plans';
+import { type PlanAccess, planWrite, requireCase } from './access';
+import { casesOf } from './plans';
 
 async function targetCases(trx: Db, access: PlanAccess, caseId: number | undefined): Promise<number[]> {
-  if (caseId !== undefined) return [(await caseOf(trx, access.plan.id, caseId)).id];
+  if (caseId !== undefined) {
+    await requireCase(trx, access.plan.id, caseId);
+    return [caseId];
+  }
   return (await casesOf(trx, access.plan.id)).map((c) => c.id);
 }
 
@@ -92,7 +95,7 @@ export async function saveCashflow(db: Db, access: PlanAccess, edit: CashflowEdi
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, edit.case_id);
+      await requireCase(trx, access.plan.id, edit.case_id);
       await writeValues(trx, edit.case_id, t, 'estimate', values);
     },
     () => (ids) => cashflowEdits(edit, ids),
@@ -104,7 +107,7 @@ export async function saveComment(db: Db, access: PlanAccess, edit: CommentEdit)
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, edit.case_id);
+      await requireCase(trx, access.plan.id, edit.case_id);
       const key = {
         case_id: edit.case_id,
         year: edit.year,
@@ -138,7 +141,7 @@ export async function reviseBudget(
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, caseId);
+      await requireCase(trx, access.plan.id, caseId);
       const act = await trx('monthly_status').where({ case_id: caseId, status: 'ACT' }).pluck('month');
       const L = revisionFrom(act.map(Number), year);
       await trx('revisions')

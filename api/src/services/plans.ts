@@ -16,7 +16,7 @@ import {
 } from '@topline/contract';
 import { GROWTH_TEMPLATES, type ModelName, type YearKey } from '@topline/engine';
 import type { Db } from '../db';
-import { audit, type PlanAccess, planTransaction, planWrite } from './access';
+import { audit, type PlanAccess, planTransaction, planWrite, requireCase } from './access';
 import { nameChange } from './changes';
 import { lockUser, tierOf, type UserRow } from './users';
 
@@ -217,7 +217,7 @@ export async function deleteCase(db: Db, access: PlanAccess, caseId: number): Pr
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, caseId);
+      await requireCase(trx, access.plan.id, caseId);
       const existing = await casesOf(trx, access.plan.id);
       if (existing.length <= 1) throw badRequest({ case_id: 'the last case of a plan cannot be deleted' });
       await trx('cases').where({ id: caseId }).delete();
@@ -231,7 +231,7 @@ export async function renameCase(db: Db, access: PlanAccess, caseId: number, nam
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, caseId);
+      await requireCase(trx, access.plan.id, caseId);
       await trx('cases').where({ id: caseId }).update({ name });
     },
     () => (ids) => caseNameEdits({ case_id: caseId, case_name: name }, ids),
@@ -251,7 +251,7 @@ export async function editCaseYear(
     db,
     access,
     async (trx) => {
-      await caseOf(trx, access.plan.id, caseId);
+      await requireCase(trx, access.plan.id, caseId);
       if (key === 'case_rate') {
         if (value === null) throw badRequest({ value: 'case_rate needs a value' });
         await trx('cases').where({ id: caseId }).update({ rate: value });
