@@ -15,6 +15,7 @@ import { startDemoServer } from './lib/demoServer';
 const USERS = 50;
 const WRITE_SHARE = 0.2;
 const SECONDS = Number(process.env.BENCH_MIXED_SECONDS) || 30;
+const WRITE_SECONDS = Math.max(2, Math.round(SECONDS / 3));
 const DATABASE_URL =
   process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -62,6 +63,14 @@ export async function run(): Promise<void> {
     const readOnly = await load({ origin, headers, reads, writes: [], seconds: SECONDS });
     const builtBefore = { ...workbooks.stats };
     const mixed = await load({ origin, headers, reads, writes, seconds: SECONDS });
+    const cacheStats = {
+      builds: workbooks.stats.builds - builtBefore.builds,
+      applied: workbooks.stats.applied - builtBefore.applied,
+      fallbacks: workbooks.stats.fallbacks - builtBefore.fallbacks,
+      serverErrors: serverErrors.length,
+    };
+    // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
+    const writeOnly = await load({ origin, headers, reads: [], writes, writeShare: 1, seconds: WRITE_SECONDS });
     const ratio = mixed.rps / readOnly.rps;
     const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
     const cpu = (phase: { cpu: number }) => `${phase.cpu.toFixed(2)} ms of server CPU per request`;
@@ -84,10 +93,18 @@ export async function run(): Promise<void> {
     );
     line(
       '  workbook cache during the mixed phase',
-      `${workbooks.stats.builds - builtBefore.builds} builds`,
-      `${workbooks.stats.applied - builtBefore.applied} writes followed by edits, ` +
-        `${workbooks.stats.fallbacks - builtBefore.fallbacks} refused; ${serverErrors.length} server errors` +
+      `${cacheStats.builds} builds`,
+      `${cacheStats.applied} writes followed by edits, ` +
+        `${cacheStats.fallbacks} refused; ${cacheStats.serverErrors} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
+    );
+    const ceiling = writeOnly.rps / WRITE_SHARE;
+    line(
+      `writes only, ${USERS} users, ${WRITE_SECONDS} s`,
+      `${writeOnly.rps.toFixed(0)} writes/s`,
+      `${writeOnly.errors} errors, p50 ${writeOnly.writes.p50.toFixed(1)} ms, ${cpu(writeOnly)}: the ` +
+        `${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100} mix on one plan is bounded by about ${ceiling.toFixed(0)} req/s ` +
+        `(${(ceiling / readOnly.rps).toFixed(2)} x the read-only throughput)`,
     );
   } finally {
     await demo.close();
@@ -99,6 +116,8 @@ interface LoadSpec {
   headers: Record<string, string>;
   reads: Call[];
   writes: Call[];
+  /** The share of calls that are writes, when there are writes: WRITE_SHARE unless given. */
+  writeShare?: number;
   seconds: number;
 }
 
