@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   AREAS,
   clampRoles,
@@ -18,10 +19,9 @@ import {
   unauthorized,
 } from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
-import AsyncLock from 'async-lock';
 import type { Db } from '../db';
 import { PLAN_VERSION_ONLY } from './accessWrites';
-import { changeSettings, currentActor } from './changes';
+import { type ChangeActor, changeSettings, currentActor, nameChange } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
 export interface PlanRow {
@@ -260,12 +260,12 @@ export async function lockPlan(trx: Db, planId: number): Promise<void> {
 }
 
 /**
- * `lockPlan`, and the transaction's writes to the plan named as one change of the current actor (`changes.ts`), in
- * one round trip.
+ * `lockPlan`, and the transaction's writes to the plan named as one change of `actor` (`changes.ts`), in one round
+ * trip; the plan's case ids are read with it (`requireCase`).
  * @throws ApiError 404 as `lockPlan`
  */
-async function lockPlanForChange(trx: Db, planId: number): Promise<void> {
-  const { sql, bindings } = changeSettings(planId, currentActor());
+async function lockPlanForChange(trx: Db, planId: number, actor: ChangeActor): Promise<void> {
+  const { sql, bindings } = changeSettings(planId, actor);
   const { rows } = (await trx.raw(
     `SELECT id, ${sql}, ARRAY(SELECT c.id FROM cases AS c WHERE c.plan_id = business_plans.id) AS case_ids
      FROM business_plans WHERE id = ? FOR UPDATE`,
@@ -297,30 +297,124 @@ export async function requireCase(trx: Db, planId: number, caseId: number): Prom
   if (!row) throw notFound('the case');
 }
 
+/** A write waiting for its plan's turn (`planTransaction`). */
+interface QueuedWrite {
+  body: (trx: Db) => Promise<unknown>;
+  actor: ChangeActor;
+  /** Runs a function in the async context of the request that made the write (its actor, its access writes). */
+  inContext: <R>(fn: () => R) => R;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * The plans' write queues of this process, one per database. The row lock of `lockPlan` is what serialises writes to a
- * plan across processes; queueing them in the process first keeps the writers that wait from each holding a pooled
- * connection, so that a burst of writes to one plan cannot starve every other request of connections.
+ * The plans' write queues of this process, one per database: the writes waiting for each plan being written (a plan
+ * is in the map while its queue runs). The row lock of `lockPlan` is what serialises writes to a plan across
+ * processes; queueing them in the process first keeps the writers that wait from each holding a pooled connection, so
+ * that a burst of writes to one plan cannot starve every other request of connections.
  */
-const writeQueues = new WeakMap<Db, AsyncLock>();
+const writeQueues = new WeakMap<Db, Map<number, QueuedWrite[]>>();
+
+/** The most writes of one plan committed together (`runGroup`). */
+const MAX_GROUP = 32;
 
 /**
  * Runs `body` in a transaction that holds the plan's lock: queued in this process behind the plan's other writes,
  * then `lockPlan` (which waits for other processes' writes and answers 404 when the plan is gone). What `body` writes
  * to the plan's inputs is recorded as one change of the request's caller (`changes.ts`).
+ *
+ * Writes that queued while the plan's previous transaction ran are committed together, one after another in the
+ * order they came, each recorded as its own change (group commit: one lock and one commit for a burst of writes).
+ * When one of them refuses (its body throws), nothing of the group is written, and each runs again on its own.
  */
 export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Promise<T>): Promise<T> {
-  let queues = writeQueues.get(db);
-  if (!queues) {
-    queues = new AsyncLock({ maxPending: Number.POSITIVE_INFINITY });
-    writeQueues.set(db, queues);
+  let plans = writeQueues.get(db);
+  if (!plans) {
+    plans = new Map();
+    writeQueues.set(db, plans);
   }
-  return queues.acquire(String(planId), () =>
-    db.transaction(async (trx) => {
-      await lockPlanForChange(trx, planId);
-      return body(trx);
-    }),
-  );
+  const queues = plans;
+  return new Promise<T>((resolve, reject) => {
+    const write: QueuedWrite = {
+      body,
+      actor: currentActor(),
+      inContext: AsyncLocalStorage.snapshot(),
+      resolve: resolve as (value: unknown) => void,
+      reject,
+    };
+    const queue = queues.get(planId);
+    if (queue) {
+      queue.push(write);
+      return;
+    }
+    queues.set(planId, [write]);
+    runQueue(db, queues, planId).catch((error: unknown) => {
+      // Not expected (each write answers for itself), but a queue must never stay stuck: whoever waits hears of it.
+      for (const waiting of queues.get(planId) ?? []) waiting.reject(error);
+      queues.delete(planId);
+    });
+  });
+}
+
+/** Runs the plan's queued writes, a group at a time, until none is left. */
+async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: number): Promise<void> {
+  for (;;) {
+    const queue = queues.get(planId) ?? [];
+    if (queue.length === 0) {
+      queues.delete(planId);
+      return;
+    }
+    const group = queue.splice(0, MAX_GROUP);
+    if (group.length === 1 && group[0]) await runAlone(db, planId, group[0]);
+    else await runGroup(db, planId, group);
+  }
+}
+
+async function runAlone(db: Db, planId: number, write: QueuedWrite): Promise<void> {
+  try {
+    write.resolve(
+      await db.transaction(async (trx) => {
+        await lockPlanForChange(trx, planId, write.actor);
+        return write.inContext(() => write.body(trx));
+      }),
+    );
+  } catch (error) {
+    write.reject(error);
+  }
+}
+
+async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<void> {
+  let refused = false;
+  let results: unknown[];
+  try {
+    results = await db.transaction(async (trx) => {
+      const answers: unknown[] = [];
+      for (const [index, write] of group.entries()) {
+        if (index === 0) await lockPlanForChange(trx, planId, write.actor);
+        else {
+          await nameChange(trx, planId, write.actor);
+          // An earlier write of the group may have added or removed cases: each later one checks in the database.
+          lockedCases.delete(trx);
+        }
+        try {
+          answers.push(await write.inContext(() => write.body(trx)));
+        } catch (error) {
+          refused = true;
+          throw error;
+        }
+      }
+      return answers;
+    });
+  } catch (error) {
+    if (!refused) {
+      for (const write of group) write.reject(error);
+      return;
+    }
+    // Nothing of the group was written: each write runs again on its own, in order, and answers for itself.
+    for (const write of group) await runAlone(db, planId, write);
+    return;
+  }
+  for (const [index, write] of group.entries()) write.resolve(results[index]);
 }
 
 /**
