@@ -5,7 +5,7 @@
  */
 import { PLAN_VERSION_HEADER } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
+import { type Answer, costItem, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 const WRITES = 20;
 
@@ -111,15 +111,7 @@ describe('writes to one plan arriving together', () => {
   });
 
   it('answer a refused write with its own error and keep every other', async () => {
-    const item = {
-      item_title: 'sm_advertising',
-      item_name: 'Search ads',
-      price: 300_000,
-      start_year: 2026,
-      start_month: 4,
-      end_year: 2027,
-      end_month: 3,
-    };
+    const item = costItem();
     const created = await post(ownerToken, '/cost/create', { case_id: caseId, item });
     expect(created.status).toBe(200);
     const costId: number = created.body.data.cost_id;

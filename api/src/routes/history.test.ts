@@ -1,6 +1,6 @@
 import { HISTORY_PAGE_SIZE } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
+import { costItem, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 /**
  * A plan's history (contract `history.ts`): every input change recorded with who, which call and old and new values;
@@ -171,15 +171,7 @@ describe('history', () => {
 
   it('restores a cost item as a new version and leaves the members as they are', async () => {
     const p = await ownerPlan('costs');
-    const item = {
-      item_title: 'sm_advertising',
-      item_name: 'Search ads',
-      price: 300_000,
-      start_year: 2026,
-      start_month: 4,
-      end_year: 2027,
-      end_month: 3,
-    };
+    const item = costItem();
     const created = await p.post('/cost/create', { case_id: p.baseId, item });
     expect(created.status).toBe(200);
     const costId: number = created.body.data.cost_id;
@@ -264,16 +256,7 @@ describe('history', () => {
       ],
       [
         '/cost/create',
-        {
-          case_id: caseId,
-          item_title: 'sm_advertising',
-          item_name: 'Ads',
-          price: 1000,
-          start_year: 2026,
-          start_month: 4,
-          end_year: 2026,
-          end_month: 9,
-        },
+        { case_id: caseId, ...costItem({ item_name: 'Ads', price: 1000, end_year: 2026, end_month: 9 }) },
         'cost_item',
       ],
       ['/business-plan/theme-color', { theme_color: 'black' }, 'plan'],

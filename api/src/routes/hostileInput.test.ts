@@ -1,7 +1,7 @@
 import { type RouteName, requestSchema, routes } from '@topline/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { costItem, planForm, startTestApi, type TestApi } from '../testing/harness';
 
 /**
  * Hostile input: generated bad bodies sent to every plan write route. Each must be refused with a 400 that names a
@@ -42,15 +42,7 @@ const validBodies = (): Partial<Record<RouteName, Record<string, unknown>>> => (
   historyRestore: { business_plan_id: planId, at: 1 },
 });
 
-const costFields = {
-  item_title: 'sm_advertising',
-  item_name: 'Ads',
-  price: 1000,
-  start_year: 2026,
-  start_month: 4,
-  end_year: 2026,
-  end_month: 9,
-};
+const costFields = costItem({ item_name: 'Ads', price: 1000, end_year: 2026, end_month: 9 });
 
 /** Values of the kinds that broke the API before: wrong types, numbers in disguise, unstorable or huge text. */
 const badValue = fc.oneof(

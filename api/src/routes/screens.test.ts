@@ -2,7 +2,7 @@ import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanRow } from '../services/access';
 import { loadPlanFile } from '../services/planFile';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { costItem, planForm, startTestApi, type TestApi } from '../testing/harness';
 
 let api: TestApi;
 let token: string;
@@ -78,15 +78,7 @@ describe('annual P&L, KPI, revenue', () => {
 
 describe('cost items', () => {
   it('creates, edits and deletes items, with the term rule as an Input Error', async () => {
-    const item = {
-      item_title: 'sm_advertising',
-      item_name: 'Search ads',
-      price: 300_000,
-      start_year: 2026,
-      start_month: 4,
-      end_year: 2027,
-      end_month: 3,
-    };
+    const item = costItem();
     const created = await post('/cost/create', { case_id: caseId, year: 1, item });
     expect(created.status).toBe(200);
     const costId = created.body.data.cost_id;

@@ -168,6 +168,18 @@ export async function startTestApi(
   };
 }
 
+/** A cost item as `/cost/create` takes it: search ads at 300,000 a month from April 2026 to March 2027. */
+export const costItem = (fields: Record<string, string | number> = {}) => ({
+  item_title: 'sm_advertising',
+  item_name: 'Search ads',
+  price: 300_000,
+  start_year: 2026,
+  start_month: 4,
+  end_year: 2027,
+  end_month: 3,
+  ...fields,
+});
+
 /** The wizard's creation payload with sensible defaults, as multipart form data. */
 export function planForm(
   overrides: Record<string, string> = {},
