@@ -142,4 +142,36 @@ describe('writes to one plan arriving together', () => {
     expect(rates.map((r) => Number(r.value))).toEqual(Array.from({ length: 6 }, (_, i) => 0.2 + i / 100));
     expect(await api.db('cost_items').where({ id: costId }).first()).toMatchObject({ price: 300_000, version: 1 });
   });
+
+  it('see the cases an earlier write of the same group added or removed', async () => {
+    const created = await post(ownerToken, '/case/create', { case_name: 'Downside', case_rate: 0.7 });
+    expect(created.status).toBe(200);
+    const doomed = Number(created.body.data.new_case_id);
+    await warm();
+    const since = await lastChange();
+    const edit = (id: number, year: number) =>
+      post(editorToken, '/case/edit', { case_id: id, year, key: 'cogs_rate', value: 0.3 });
+    const [first, deleted, second, other] = await Promise.all([
+      edit(doomed, 1),
+      post(ownerToken, '/case/delete', { case_id: doomed }),
+      edit(doomed, 2),
+      edit(caseId, 6),
+    ]);
+    expect([deleted?.status, other?.status]).toEqual([200, 200]);
+    // In whatever order they came: an edit of the case before its deletion is kept (until the deletion takes it),
+    // one after it is refused as a case the plan no longer has.
+    const changes = await changesSince(since);
+    const deletedAt = changes.findIndex((c) => c.action === '/case/delete');
+    const kept = changes.filter((c) => c.action === '/case/edit' && c.user_id === editorId);
+    for (const answer of [first, second]) expect([200, 404]).toContain(answer?.status);
+    const editsKept = [first, second].filter((a) => a?.status === 200).length;
+    expect(kept).toHaveLength(editsKept + 1);
+    expect(changes).toHaveLength(editsKept + 2);
+    // Every kept edit of the doomed case came before its deletion.
+    const afterDeletion = changes.slice(deletedAt + 1).map((c) => c.id);
+    const rowsAfter = await api.db('plan_change_rows').whereIn('change_id', afterDeletion);
+    for (const row of rowsAfter) expect((row.new_row as { case_id?: number } | null)?.case_id).not.toBe(doomed);
+    expect(await api.db('case_year_inputs').where({ case_id: doomed })).toHaveLength(0);
+    expect(await api.db('cases').where({ id: doomed })).toHaveLength(0);
+  });
 });

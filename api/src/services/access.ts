@@ -21,7 +21,7 @@ import {
 import type { PlanEdit } from '@topline/engine';
 import type { Db } from '../db';
 import { PLAN_VERSION_ONLY } from './accessWrites';
-import { type ChangeActor, changeSettings, currentActor, nameChange } from './changes';
+import { type ChangeActor, changeSettings, currentActor } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
 export interface PlanRow {
@@ -277,6 +277,19 @@ async function lockPlanForChange(trx: Db, planId: number, actor: ChangeActor): P
 }
 
 /**
+ * Names the transaction's next writes to the plan as a new change of `actor`, and reads the plan's case ids again, in
+ * one round trip (a later write of a group commit: the plan's lock is held already).
+ */
+async function nameNextChange(trx: Db, planId: number, actor: ChangeActor): Promise<void> {
+  const { sql, bindings } = changeSettings(planId, actor);
+  const { rows } = (await trx.raw(`SELECT ${sql}, ARRAY(SELECT c.id FROM cases AS c WHERE c.plan_id = ?) AS case_ids`, [
+    ...bindings,
+    planId,
+  ])) as { rows: { case_ids: (number | string)[] }[] };
+  lockedCases.set(trx, { planId, caseIds: new Set((rows[0]?.case_ids ?? []).map(Number)) });
+}
+
+/**
  * The plan's cases as each `planTransaction` read them under the plan's lock, by transaction: cases are added and
  * removed only under that lock, so they stand until the transaction's own body adds or removes one.
  */
@@ -391,11 +404,8 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<v
       const answers: unknown[] = [];
       for (const [index, write] of group.entries()) {
         if (index === 0) await lockPlanForChange(trx, planId, write.actor);
-        else {
-          await nameChange(trx, planId, write.actor);
-          // An earlier write of the group may have added or removed cases: each later one checks in the database.
-          lockedCases.delete(trx);
-        }
+        // An earlier write of the group may have added or removed cases: read again with the change's name.
+        else await nameNextChange(trx, planId, write.actor);
         try {
           answers.push(await write.inContext(() => write.body(trx)));
         } catch (error) {
