@@ -212,10 +212,13 @@ export class WorkbookCache {
     return entry;
   }
 
-  /** Notes that the plan is at `version` or a newer one, from now on. */
+  /** Notes that the plan is at `version` or a newer one, from now on (and forgets what no read can need any more). */
   private hear(entry: Entry, version: number): void {
     const last = entry.heard.at(-1);
-    if (!last || last.version < version) entry.heard.push({ version, at: performance.now() });
+    if (last && last.version >= version) return;
+    const now = performance.now();
+    entry.heard.push({ version, at: now });
+    this.heardBefore(entry, now - this.applyEveryMs);
   }
 
   /** The newest version heard of at `time` or earlier (0 if none); forgets what a later call cannot need. */
