@@ -51,7 +51,54 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('new_row');
     t.index(['change_id', 'id']);
   });
-  await knex.raw(`
+  await knex.raw(recordChangeFunction({ iconLeftOutFirst: false }));
+  for (const [table, leftOut] of Object.entries(HISTORY_TABLES)) {
+    const args = leftOut.map((column) => `'${column}'`).join(', ');
+    await knex.raw(
+      `CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE ON ?? FOR EACH ROW EXECUTE FUNCTION topline_record_change(${args})`,
+      [`${table}_history`, table],
+    );
+  }
+}
+
+export async function down(knex: Knex): Promise<void> {
+  for (const table of Object.keys(HISTORY_TABLES)) {
+    await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [`${table}_history`, table]);
+  }
+  await knex.raw('DROP FUNCTION IF EXISTS topline_record_change()');
+  await knex.schema.dropTableIfExists('plan_change_rows');
+  await knex.schema.dropTableIfExists('plan_changes');
+}
+
+/**
+ * The trigger function that records a row written to an input table (`up` below). `iconLeftOutFirst` (migration
+ * 012): a plan's row becomes JSON with its icon's bytes already left out, so that the update of its version that every
+ * write makes does not convert the icon (up to 2 MB) twice; the JSON recorded is the same.
+ */
+export function recordChangeFunction(options: { iconLeftOutFirst: boolean }): string {
+  const planRows = options.iconLeftOutFirst
+    ? `      v_plan_old business_plans%ROWTYPE;
+      v_plan_new business_plans%ROWTYPE;
+`
+    : '';
+  const generic = `      IF TG_OP <> 'INSERT' THEN v_old := to_jsonb(OLD) - TG_ARGV; END IF;
+      IF TG_OP <> 'DELETE' THEN v_new := to_jsonb(NEW) - TG_ARGV; END IF;
+`;
+  const rowsAsJson = options.iconLeftOutFirst
+    ? `      IF TG_TABLE_NAME = 'business_plans' THEN
+        v_plan_new := NEW;
+        v_plan_new.icon := NULL;
+        v_new := to_jsonb(v_plan_new) - TG_ARGV;
+        IF TG_OP = 'UPDATE' THEN
+          v_plan_old := OLD;
+          v_plan_old.icon := NULL;
+          v_old := to_jsonb(v_plan_old) - TG_ARGV;
+        END IF;
+      ELSE
+${generic}      END IF;
+`
+    : generic;
+  return `
     CREATE OR REPLACE FUNCTION topline_record_change() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       v_old jsonb;
@@ -60,11 +107,9 @@ export async function up(knex: Knex): Promise<void> {
       v_plan bigint;
       v_change bigint;
       v_named text := nullif(current_setting('topline.plan', true), '');
-    BEGIN
+${planRows}    BEGIN
       IF TG_TABLE_NAME = 'business_plans' AND TG_OP = 'DELETE' THEN RETURN NULL; END IF;
-      IF TG_OP <> 'INSERT' THEN v_old := to_jsonb(OLD) - TG_ARGV; END IF;
-      IF TG_OP <> 'DELETE' THEN v_new := to_jsonb(NEW) - TG_ARGV; END IF;
-      IF TG_OP = 'UPDATE' AND v_old = v_new THEN RETURN NULL; END IF;
+${rowsAsJson}      IF TG_OP = 'UPDATE' AND v_old = v_new THEN RETURN NULL; END IF;
       v_row := coalesce(v_new, v_old);
       IF TG_TABLE_NAME = 'business_plans' THEN
         v_plan := (v_row->>'id')::bigint;
@@ -111,21 +156,5 @@ export async function up(knex: Knex): Promise<void> {
       VALUES (v_change, TG_TABLE_NAME, v_old, v_new);
       RETURN NULL;
     END
-    $$`);
-  for (const [table, leftOut] of Object.entries(HISTORY_TABLES)) {
-    const args = leftOut.map((column) => `'${column}'`).join(', ');
-    await knex.raw(
-      `CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE ON ?? FOR EACH ROW EXECUTE FUNCTION topline_record_change(${args})`,
-      [`${table}_history`, table],
-    );
-  }
-}
-
-export async function down(knex: Knex): Promise<void> {
-  for (const table of Object.keys(HISTORY_TABLES)) {
-    await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [`${table}_history`, table]);
-  }
-  await knex.raw('DROP FUNCTION IF EXISTS topline_record_change()');
-  await knex.schema.dropTableIfExists('plan_change_rows');
-  await knex.schema.dropTableIfExists('plan_changes');
+    $$`;
 }

@@ -10,6 +10,7 @@ import * as planTodos from './008_plan_todos';
 import * as spreadsheetLinks from './009_spreadsheet_links';
 import * as planHistory from './010_plan_history';
 import * as planVersionNotifications from './011_plan_version_notifications';
+import * as planHistoryIcon from './012_plan_history_icon';
 
 /** Every migration in order; the API runs them at start through knex's migration source interface. */
 export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
@@ -24,4 +25,5 @@ export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '009_spreadsheet_links', migration: spreadsheetLinks },
   { name: '010_plan_history', migration: planHistory },
   { name: '011_plan_version_notifications', migration: planVersionNotifications },
+  { name: '012_plan_history_icon', migration: planHistoryIcon },
 ];

@@ -282,6 +282,52 @@ describe('history', () => {
     );
   });
 
+  it('records a plan with a large icon without its bytes, and a write to its inputs as that write only', async () => {
+    const owner = await api.user('owner-icon@example.com', 'team');
+    // A PNG of 1.5 MB: the signature, then zeros (the API checks the signature and the size).
+    const icon = new Uint8Array(1_500_000);
+    icon.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const created = await api.call('POST', '/business-plan/create', {
+      token: owner.token,
+      form: planForm({}, { bytes: icon, name: 'icon.png' }),
+    });
+    expect(created.status).toBe(201);
+    const planId: number = created.body.data.business_plan_id;
+    const caseId = Number((await api.db('cases').where({ plan_id: planId }).first()).id);
+    const rowsOf = (changeId: number) => api.db('plan_change_rows').where({ change_id: changeId }).orderBy('id');
+    const changes = () => api.db('plan_changes').where({ plan_id: planId }).orderBy('id');
+
+    const [creation] = await changes();
+    const planRows = (await rowsOf(Number(creation.id))).filter((r) => r.table_name === 'business_plans');
+    expect(planRows).toHaveLength(1);
+    expect(planRows[0].new_row).toMatchObject({ id: planId, name: 'Acme plan', icon_type: 'image/png' });
+    expect(planRows[0].new_row).not.toHaveProperty('icon');
+
+    const edit = await api.call('POST', '/case/edit', {
+      token: owner.token,
+      body: { business_plan_id: planId, case_id: caseId, year: 1, key: 'cogs_rate', value: 0.33 },
+    });
+    expect(edit.status).toBe(200);
+    const afterEdit = await changes();
+    expect(afterEdit).toHaveLength(2);
+    // The version bump that went with it is not a change of the plan's row.
+    expect((await rowsOf(Number(afterEdit[1].id))).map((r) => r.table_name)).toEqual(['case_year_inputs']);
+
+    const form = new FormData();
+    form.set('business_plan_id', String(planId));
+    form.set('business_plan_name', 'Renamed');
+    const renamed = await api.call('POST', '/business-plan/edit', { token: owner.token, form });
+    expect(renamed.status).toBe(200);
+    const afterRename = await changes();
+    expect(afterRename).toHaveLength(3);
+    const [renameRow] = await rowsOf(Number(afterRename[2].id));
+    expect(renameRow).toMatchObject({ table_name: 'business_plans' });
+    expect(renameRow.old_row).toMatchObject({ name: 'Acme plan', icon_type: 'image/png' });
+    expect(renameRow.new_row).toMatchObject({ name: 'Renamed', icon_type: 'image/png' });
+    expect(renameRow.new_row).not.toHaveProperty('icon');
+    expect(renameRow.new_row).not.toHaveProperty('version');
+  });
+
   it('keeps parallel writes apart: each change holds its own edit only', async () => {
     const p = await ownerPlan('parallel');
     const values = Array.from({ length: 10 }, (_, i) => (i + 1) / 1000);
