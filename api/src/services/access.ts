@@ -264,16 +264,20 @@ export async function lockPlan(trx: Db, planId: number): Promise<void> {
  * trip; the plan's case ids are read with it (`requireCase`).
  * @throws ApiError 404 as `lockPlan`
  */
-async function lockPlanForChange(trx: Db, planId: number, actor: ChangeActor): Promise<void> {
+async function lockPlanForChange(trx: Db, planId: number, actor: ChangeActor, group = false): Promise<void> {
   const { sql, bindings } = changeSettings(planId, actor);
   const { rows } = (await trx.raw(
-    `SELECT id, ${sql}, ARRAY(SELECT c.id FROM cases AS c WHERE c.plan_id = business_plans.id) AS case_ids
+    `SELECT id, version, ${sql}, ARRAY(SELECT c.id FROM cases AS c WHERE c.plan_id = business_plans.id) AS case_ids
      FROM business_plans WHERE id = ? FOR UPDATE`,
     [...bindings, planId],
-  )) as { rows: { case_ids: (number | string)[] }[] };
+  )) as { rows: { version: number | string; case_ids: (number | string)[] }[] };
   const [row] = rows;
   if (!row) throw notFound('the business plan');
-  lockedCases.set(trx, { planId, caseIds: new Set(row.case_ids.map(Number)) });
+  lockedPlans.set(trx, {
+    planId,
+    caseIds: new Set(row.case_ids.map(Number)),
+    bumps: group ? { from: Number(row.version), count: 0 } : null,
+  });
 }
 
 /**
@@ -286,14 +290,36 @@ async function nameNextChange(trx: Db, planId: number, actor: ChangeActor): Prom
     ...bindings,
     planId,
   ])) as { rows: { case_ids: (number | string)[] }[] };
-  lockedCases.set(trx, { planId, caseIds: new Set((rows[0]?.case_ids ?? []).map(Number)) });
+  const locked = lockedPlans.get(trx);
+  if (locked?.planId === planId) locked.caseIds = new Set((rows[0]?.case_ids ?? []).map(Number));
 }
 
-/**
- * The plan's cases as each `planTransaction` read them under the plan's lock, by transaction: cases are added and
- * removed only under that lock, so they stand until the transaction's own body adds or removes one.
- */
-const lockedCases = new WeakMap<Db, { planId: number; caseIds: ReadonlySet<number> }>();
+/** What a `planTransaction` knows of its plan, under the plan's lock. */
+interface LockedPlan {
+  planId: number;
+  /**
+   * The plan's cases as the lock read them (or the last `nameNextChange`): cases are added and removed only under
+   * that lock, so they stand until the transaction's own body adds or removes one.
+   */
+  caseIds: ReadonlySet<number>;
+  /**
+   * In a group commit, the version the lock read and the versions given out since (`bumpVersion`), written once
+   * before the commit (`writeBumps`); null when each bump is written at once.
+   */
+  bumps: { from: number; count: number } | null;
+}
+
+const lockedPlans = new WeakMap<Db, LockedPlan>();
+
+/** Writes the versions a group commit gave out as the plan's version, once, before the commit. */
+async function writeBumps(trx: Db, planId: number): Promise<void> {
+  const bumps = lockedPlans.get(trx)?.bumps;
+  if (!bumps || bumps.count === 0) return;
+  await trx('business_plans')
+    .where({ id: planId })
+    .update({ version: bumps.from + bumps.count, updated_at: trx.fn.now() })
+    .queryContext(PLAN_VERSION_ONLY);
+}
 
 /**
  * Checks that the case is one of the plan's: from what the plan's lock read when `trx` is a `planTransaction` of this
@@ -301,7 +327,7 @@ const lockedCases = new WeakMap<Db, { planId: number; caseIds: ReadonlySet<numbe
  * @throws ApiError 404 when the case is not in this plan
  */
 export async function requireCase(trx: Db, planId: number, caseId: number): Promise<void> {
-  const locked = lockedCases.get(trx);
+  const locked = lockedPlans.get(trx);
   if (locked?.planId === planId) {
     if (!locked.caseIds.has(caseId)) throw notFound('the case');
     return;
@@ -403,7 +429,7 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<v
     results = await db.transaction(async (trx) => {
       const answers: unknown[] = [];
       for (const [index, write] of group.entries()) {
-        if (index === 0) await lockPlanForChange(trx, planId, write.actor);
+        if (index === 0) await lockPlanForChange(trx, planId, write.actor, true);
         // An earlier write of the group may have added or removed cases: read again with the change's name.
         else await nameNextChange(trx, planId, write.actor);
         try {
@@ -413,6 +439,7 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<v
           throw error;
         }
       }
+      await writeBumps(trx, planId);
       return answers;
     });
   } catch (error) {
@@ -449,8 +476,16 @@ export async function planWrite<T>(
   return value;
 }
 
-/** Every write to a plan's inputs bumps its version in the same transaction; answers the new version. */
+/**
+ * Every write to a plan's inputs bumps its version in the same transaction; answers the new version. In a group commit
+ * the version is given out at once and written once for the group, before it commits (`writeBumps`).
+ */
 export async function bumpVersion(trx: Db, planId: number): Promise<number> {
+  const locked = lockedPlans.get(trx);
+  if (locked?.planId === planId && locked.bumps) {
+    locked.bumps.count++;
+    return locked.bumps.from + locked.bumps.count;
+  }
   const [row] = await trx('business_plans')
     .where({ id: planId })
     .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() })
