@@ -5,7 +5,7 @@
  */
 import { PLAN_VERSION_HEADER } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, costItem, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
+import { type Answer, costItem, createPlan, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 const WRITES = 20;
 
@@ -22,10 +22,7 @@ beforeAll(async () => {
   const owner = await api.user('group-owner@example.com', 'team');
   ownerToken = owner.token;
   ownerId = owner.user.id;
-  const created = await api.call('POST', '/business-plan/create', { token: ownerToken, form: planForm() });
-  expect(created.status).toBe(201);
-  planId = created.body.data.business_plan_id;
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ planId, caseId } = await createPlan(api, ownerToken));
   const add = await api.call('POST', '/authority/add', {
     token: ownerToken,
     body: { business_plan_id: planId, email: 'group-editor@example.com', ...rolesAt('can_edit') },

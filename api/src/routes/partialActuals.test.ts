@@ -3,7 +3,7 @@
  * stored, and the others read as the month's forecast, never 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { createPlan, startTestApi, type TestApi } from '../testing/harness';
 
 let api: TestApi;
 let token: string;
@@ -14,10 +14,7 @@ beforeAll(async () => {
   api = await startTestApi({ now: () => new Date('2026-06-15T09:00:00Z') });
   ({ token } = await api.user('partial-actuals@example.com', 'team'));
   // Target ARR 100,000,000 reached in 12 months, ARPA 50,000, from April 2026.
-  const created = await api.call('POST', '/business-plan/create', { token, form: planForm() });
-  expect(created.status).toBe(201);
-  planId = created.body.data.business_plan_id;
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ planId, caseId } = await createPlan(api, token));
 });
 afterAll(async () => {
   await api.close();

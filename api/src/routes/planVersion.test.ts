@@ -5,7 +5,7 @@
  */
 import { PLAN_VERSION_HEADER } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, planForm, startTestApi, type TestApi } from '../testing/harness';
+import { type Answer, createPlan, startTestApi, type TestApi } from '../testing/harness';
 
 // Long enough that every step between a write and the read after it falls inside one batch, on a loaded machine too.
 const BATCH_MS = 1500;
@@ -18,10 +18,7 @@ let caseId: number;
 beforeAll(async () => {
   api = await startTestApi({ applyEveryMs: BATCH_MS });
   ({ token } = await api.user('versions@example.com', 'team'));
-  const created = await api.call('POST', '/business-plan/create', { token, form: planForm() });
-  expect(created.status).toBe(201);
-  planId = created.body.data.business_plan_id;
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ planId, caseId } = await createPlan(api, token));
 });
 afterAll(async () => {
   await api.close();

@@ -168,6 +168,22 @@ export async function startTestApi(
   };
 }
 
+/**
+ * A plan made through `/business-plan/create` with the wizard's form (`planForm`), and the id of its base case.
+ * @throws when the API refuses it
+ */
+export async function createPlan(
+  api: TestApi,
+  token: string,
+  overrides: Record<string, string> = {},
+): Promise<{ planId: number; caseId: number }> {
+  const created = await api.call('POST', '/business-plan/create', { token, form: planForm(overrides) });
+  if (created.status !== 201) throw new Error(`plan not created: ${created.status} ${created.text}`);
+  const planId = Number(created.body.data.business_plan_id);
+  const base = await api.db('cases').where({ plan_id: planId }).orderBy('position').first('id');
+  return { planId, caseId: Number(base.id) };
+}
+
 /** A cost item as `/cost/create` takes it: search ads at 300,000 a month from April 2026 to March 2027. */
 export const costItem = (fields: Record<string, string | number> = {}) => ({
   item_title: 'sm_advertising',
