@@ -50,7 +50,9 @@ export interface PlanRows {
 export async function readPlanRows(db: Db, planId: number): Promise<PlanRows> {
   const cases = await casesOf(db, planId);
   const caseIds = cases.map((c) => c.id);
-  const [years, monthly, statuses, revisions, costItems, comments, daily] = await Promise.all([
+  // Knex runs a query when it is awaited: on the pool the seven run at once, each on a connection of its own; in a
+  // transaction, its one connection takes them one after another (pg refuses queries queued on a busy client).
+  const queries = [
     db('case_year_inputs').whereIn('case_id', caseIds),
     db('monthly_inputs').whereIn('case_id', caseIds),
     db('monthly_status').whereIn('case_id', caseIds),
@@ -58,7 +60,11 @@ export async function readPlanRows(db: Db, planId: number): Promise<PlanRows> {
     db('cost_items').whereIn('case_id', caseIds).orderBy('id'),
     db('comments').whereIn('case_id', caseIds),
     db('daily_entries').where({ plan_id: planId }),
-  ]);
+  ];
+  const rows: Record<string, unknown>[][] = [];
+  if (db.isTransaction) for (const query of queries) rows.push(await query);
+  else rows.push(...(await Promise.all(queries)));
+  const [years = [], monthly = [], statuses = [], revisions = [], costItems = [], comments = [], daily = []] = rows;
   return { cases, years, monthly, statuses, revisions, costItems, comments, daily };
 }
 
