@@ -101,8 +101,11 @@ export const dateField = (field: string) =>
 export const body = <Shape extends z.core.$ZodLooseShape>(shape: Shape) => z.strictObject(shape);
 
 /**
- * The header naming a plan version: on an answer, the version the answer reflects at least; on a request, a version
- * the caller saw acknowledged, which the answer must reflect at least (read-your-writes across API processes).
+ * The header naming a plan version: on an answer, the version the answer reflects at least (a screen read: the
+ * version it was read at); on a request, a version the caller saw acknowledged, which the answer must reflect at least
+ * (read-your-writes across API processes). A screen read that names one may be answered up to one batch of edits
+ * behind others' writes (the API's `WorkbookCache.readVersion`); a read that names none reflects every write committed
+ * before it.
  */
 export const PLAN_VERSION_HEADER = 'Plan-Version';
 

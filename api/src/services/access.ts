@@ -275,7 +275,7 @@ async function lockPlanForChange(trx: Db, planId: number, actor: ChangeActor, gr
   if (!row) throw notFound('the business plan');
   lockedPlans.set(trx, {
     planId,
-    caseIds: new Set(row.case_ids.map(Number)),
+    caseIds: caseIdSet(row.case_ids),
     bumps: group ? { from: Number(row.version), count: 0 } : null,
   });
 }
@@ -291,8 +291,11 @@ async function nameNextChange(trx: Db, planId: number, actor: ChangeActor): Prom
     planId,
   ])) as { rows: { case_ids: (number | string)[] }[] };
   const locked = lockedPlans.get(trx);
-  if (locked?.planId === planId) locked.caseIds = new Set((rows[0]?.case_ids ?? []).map(Number));
+  if (locked?.planId === planId) locked.caseIds = caseIdSet(rows[0]?.case_ids ?? []);
 }
+
+/** The plan's case ids as `ARRAY(SELECT c.id ...)` answers them (numbers, or strings for big integers). */
+const caseIdSet = (ids: (number | string)[]): ReadonlySet<number> => new Set(ids.map(Number));
 
 /** What a `planTransaction` knows of its plan, under the plan's lock. */
 interface LockedPlan {
@@ -367,12 +370,8 @@ const MAX_GROUP = 32;
  * When one of them refuses (its body throws), nothing of the group is written, and each runs again on its own.
  */
 export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Promise<T>): Promise<T> {
-  let plans = writeQueues.get(db);
-  if (!plans) {
-    plans = new Map();
-    writeQueues.set(db, plans);
-  }
-  const queues = plans;
+  const queues = writeQueues.get(db) ?? new Map<number, QueuedWrite[]>();
+  writeQueues.set(db, queues);
   return new Promise<T>((resolve, reject) => {
     const write: QueuedWrite = {
       body,

@@ -115,12 +115,13 @@ export class WorkbookCache {
    */
   readVersion(planId: number, loaded: number, seen: number | null): number {
     const entry = this.entries.get(planId);
-    if (entry) this.hear(entry, loaded);
+    // Nothing cached yet: the build reads the newest version anyway.
+    if (!entry) return loaded;
+    this.hear(entry, loaded);
     if (seen === null) return loaded;
     // A version beyond the loaded one was never committed (the caller's access is read afresh when it names a newer
     // one than it holds): not waited for.
-    const named = Math.min(seen, loaded);
-    return Math.max(named, entry ? this.heardBefore(entry, performance.now() - this.applyEveryMs) : loaded);
+    return Math.max(Math.min(seen, loaded), this.heardBefore(entry, performance.now() - this.applyEveryMs));
   }
 
   /**
