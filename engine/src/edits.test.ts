@@ -181,12 +181,31 @@ describe('edits', () => {
     expect(wb.apply(actual(0, 7, { order: 1 })).recompiled).toBe('cases');
     expect(wb.apply(actual(0, 7, { status: null } as never)).recompiled).toBe('cases');
     expectSameAsFresh(wb);
-    // A batch is written directly only when every edit in it can be.
+    // A batch is written directly only when every edit in it can be; assumption edits beside such writes compile
+    // their Assumptions sheets only, in the same batch.
     const cash: PlanEdit = { type: 'cash', caseIndex: 0, month: 9, values: { other: 5 } };
     expect(wb.apply([actual(0, 3, { sm: 1 }), cash]).recompiled).toBe('none');
-    expect(wb.apply([actual(0, 3, { sm: 2 }), { type: 'caseRate', caseIndex: 0, value: 1.2 }]).recompiled).toBe(
-      'cases',
-    );
+    const rate: PlanEdit = { type: 'caseRate', caseIndex: 0, value: 1.2 };
+    expect(wb.apply([actual(0, 3, { sm: 2 }), rate, cash]).recompiled).toBe('assumptions');
+    expect(new CaseReader(wb, 0).viewAt('sm', 3)).toBe(2);
+    expectSameAsFresh(wb);
+    expect(wb.apply([actual(0, 2, { cogs: null }), { ...rate, value: 1.1 }]).recompiled).toBe('cases');
+    expectSameAsFresh(wb);
+  });
+
+  it('compiles the Assumptions sheet of a case whose only edit in a batch is an assumption', () => {
+    const wb = buildFixture('three-cases');
+    const third = wb
+      .sheetNames()
+      .filter((name) => name.startsWith('C3_') && name !== wb.caseLayout(2).sheets.assumptions);
+    const kept = new Map(third.map((name) => [name, wb.grid(name)]));
+    const result = wb.apply([
+      { type: 'actual', caseIndex: 1, month: 3, values: { order: 4, sm: 900_000 } },
+      { type: 'year', caseIndex: 2, year: 2, key: 'churn_rate', value: 0.031 },
+    ]);
+    expect(result.recompiled).toBe('cases');
+    expect(result.changed.map((c) => c.caseIndex).sort()).toEqual([1, 2]);
+    for (const [name, grid] of kept) expect(wb.grid(name), name).toBe(grid);
     expectSameAsFresh(wb);
   });
 
@@ -235,14 +254,19 @@ describe('edits', () => {
   });
 
   it('gives the same workbook as a fresh build after any run of monthly value edits, on every fixture', () => {
-    // A small deterministic generator (mulberry32), so a failure repeats.
-    let seed = 20261122;
-    const random = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    // Small deterministic generators (mulberry32), so a failure repeats: one for the edits, one for the assumption
+    // edits batched with some of them.
+    const generator = (from: number) => {
+      let seed = from;
+      return () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+        return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+      };
     };
+    const random = generator(20261122);
+    const another = generator(20261123);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const cashKeys = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
     const actualKeys = ['session', 'lead', 'meeting', 'order', 'churn', 'arpa', 'cogs', 'sm', 'rd', 'ga', 'other'];
@@ -261,14 +285,29 @@ describe('edits', () => {
             : act.length > 0 && roll < 0.55
               ? { type: 'actual', caseIndex, month: pick(act), values: { [pick(actualKeys)]: value } }
               : { type: 'cash', caseIndex, month: 1 + Math.floor(random() * 72), values: { [pick(cashKeys)]: value } };
-        direct[wb.apply(edit).recompiled] += 1;
+        // Now and then with an assumption of any case in the same batch, as the API applies the edits of a moment.
+        const batch: PlanEdit[] =
+          another() < 0.3
+            ? [
+                edit,
+                {
+                  type: 'year',
+                  caseIndex: Math.floor(another() * wb.plan.cases.length),
+                  year: 1 + Math.floor(another() * 6),
+                  key: 'churn_rate',
+                  value: Math.round(another() * 50) / 1000,
+                },
+              ]
+            : [edit];
+        direct[wb.apply(batch).recompiled] += 1;
         if (step % 6 === 5) expectSameAsFresh(wb);
       }
       wb.destroy();
     }
     // Most of these edits take the direct path; the rest compile.
-    expect(direct.none).toBeGreaterThan(direct.cases);
+    expect(direct.none + direct.assumptions).toBeGreaterThan(direct.cases);
     expect(direct.cases).toBeGreaterThan(0);
+    expect(direct.assumptions).toBeGreaterThan(0);
     expect(direct.plan).toBe(0);
   });
 

@@ -57,14 +57,23 @@ export function patchWorkbook(
   edits: PlanEdit[],
 ): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
   const next = parsePlanFile(applyEdits(state.plan, edits));
-  const writes = literalWrites(state, edits, next);
+  // Assumption edits beside literal writes keep the short way: their Assumptions sheets are compiled again and
+  // written in the same batch.
+  const writes = literalWrites(
+    state,
+    edits.filter((e) => !isAssumptionEdit(e)),
+    next,
+  );
   if (writes) return writeLiterals(hf, state, writes, next, edits);
-  const assumptionsOnly = edits.every(isAssumptionEdit);
-  const cases = editedCases(edits);
+  const assumptionEdits = edits.filter(isAssumptionEdit);
+  const assumptionsOnly = assumptionEdits.length === edits.length;
+  // The cases the other edits change are compiled again (their Assumptions sheets with them); the Assumptions sheets
+  // of other cases, only.
+  const cases = editedCases(edits.filter((e) => !isAssumptionEdit(e)));
   const compiled = assumptionsOnly
     ? withAssumptions(state.compiled, next, edits)
     : cases
-      ? recompileCases(state.compiled, next, cases)
+      ? withAssumptions(recompileCases(state.compiled, next, cases), next, assumptionEdits)
       : compilePlan(next, options);
   const before = state.compiled;
   const recompiled = assumptionsOnly ? 'assumptions' : cases ? 'cases' : 'plan';
@@ -217,7 +226,10 @@ function literalWrites(state: WorkbookState, edits: PlanEdit[], next: PlanFile):
   return writes;
 }
 
-/** Writes input literals into the workbook and the compiled sheets (copied where they change), in one batch. */
+/**
+ * Writes input literals into the workbook and the compiled sheets (copied where they change), and the Assumptions
+ * sheets of the assumption edits among `edits` compiled again, in one batch.
+ */
 function writeLiterals(
   hf: HyperFormula,
   state: WorkbookState,
@@ -226,10 +238,15 @@ function writeLiterals(
   edits: PlanEdit[],
 ): { state: WorkbookState; result: ApplyResult } {
   const before = state.compiled;
-  const sheets = { ...before.sheets };
+  const assumptionEdits = edits.filter(isAssumptionEdit);
+  const withEdited = assumptionEdits.length > 0 ? withAssumptions(before, next, assumptionEdits) : before;
+  const sheets = { ...withEdited.sheets };
   const copied = new Set<string>();
   let cells = 0;
   const changes = hf.batch(() => {
+    for (const [name, grid] of Object.entries(withEdited.sheets)) {
+      if (grid !== before.sheets[name]) cells += patchSheet(hf, name, before.sheets[name] ?? [], grid);
+    }
     for (const { cell, value } of writes) {
       const { sheet, row, column } = cell;
       if ((sheets[sheet]?.[row]?.[column] ?? null) === value) continue;
@@ -250,7 +267,11 @@ function writeLiterals(
   const after = { compiled: { ...before, sheets }, plan: next };
   return {
     state: after,
-    result: { changed: changedModels(hf, changes, state, after, edits), cells, recompiled: 'none' },
+    result: {
+      changed: changedModels(hf, changes, state, after, edits),
+      cells,
+      recompiled: assumptionEdits.length > 0 ? 'assumptions' : 'none',
+    },
   };
 }
 

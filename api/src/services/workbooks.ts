@@ -1,5 +1,5 @@
 import { notFound } from '@topline/contract';
-import { type PlanEdit, PlanWorkbook } from '@topline/engine';
+import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
 import type { CachedAnswer } from '../http/cachedAnswer';
 import { type AccessPlan, type EditsFor, PLAN_COLUMNS } from './access';
@@ -301,13 +301,7 @@ export class WorkbookCache {
     try {
       const edits = batch.flatMap((editsFor) => editsFor(ready.caseIds));
       if (edits.some((e) => 'caseIndex' in e && e.caseIndex < 0)) throw new RangeError('case not in the workbook');
-      // Assumption edits and the others change different inputs, so their order between them does not matter. In
-      // two batches, each takes the engine's short way (one Assumptions sheet compiled again, input cells written)
-      // where one mixed batch would compile the edited cases again.
-      const assumptions = edits.filter(isAssumptionEdit);
-      const others = edits.filter((e) => !isAssumptionEdit(e));
-      if (others.length > 0) ready.workbook.apply(others);
-      if (assumptions.length > 0) ready.workbook.apply(assumptions);
+      ready.workbook.apply(edits);
     } catch {
       this.stats.fallbacks++;
       entry.ready = undefined;
@@ -379,6 +373,5 @@ export class WorkbookCache {
   }
 }
 
-const isAssumptionEdit = (edit: PlanEdit) => edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
 const sameMonth = (a: Month, b: Month) => a.year === b.year && a.month === b.month;
 const monthIndex = (m: Month) => m.year * 12 + m.month;
