@@ -229,7 +229,7 @@ describe.runIf(Boolean(databaseUrl))('two API processes on one PostgreSQL', () =
       const file = await read(reader, '/business-plan/file', plan, token, written.version);
       expect(file.body.data.plan.cases[0].cash[String(planMonth(1, i))].equity_raised).toBe(value);
       expect(file.version).toBeGreaterThanOrEqual(written.version);
-      // The screens of both processes agree: the reader's built afresh, the writer's followed its own edit.
+      // The screens of both processes agree: the reader read the plan afresh, the writer followed its own edit.
       const mine = await read(writer, '/pl/monthly/retrieve', monthly, token, written.version);
       const seen = await read(reader, '/pl/monthly/retrieve', monthly, token, written.version);
       expect(seen.text).toBe(mine.text);

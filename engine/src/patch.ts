@@ -81,9 +81,55 @@ export function patchWorkbook(
     !assumptionsOnly &&
     (monthsTurningAct(before, edits) >= REBUILD_MONTHS ||
       differingCells(before, compiled) > REBUILD_SHARE * totalCells(compiled));
+  return patchCompiled(hf, state, { compiled, plan: next }, edits, recompiled, rebuild);
+}
+
+/**
+ * Brings the workbook to another state of the plan's inputs as a whole (the plan read afresh after writes it was not
+ * told of as edits): the cases whose inputs differ are compiled again (the whole plan when its own settings or its
+ * list of cases differ) and HyperFormula receives the cells that differ, in one batch, or is built afresh when the
+ * edits would rebuild.
+ */
+export function patchToPlan(
+  hf: HyperFormula,
+  state: WorkbookState,
+  options: CompileOptions,
+  next: PlanFile,
+): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
+  const before = state.compiled;
+  const { cases: wasCases, ...wasSettings } = state.plan;
+  const { cases: nowCases, ...nowSettings } = next;
+  const sameList = wasCases.length === nowCases.length && JSON.stringify(wasSettings) === JSON.stringify(nowSettings);
+  const cases = sameList
+    ? new Set(nowCases.flatMap((c, i) => (JSON.stringify(c) === JSON.stringify(wasCases[i]) ? [] : [i])))
+    : undefined;
+  if (cases?.size === 0) {
+    return { state: { compiled: before, plan: next }, result: { changed: [], cells: 0, recompiled: 'none' } };
+  }
+  const compiled = cases ? recompileCases(before, next, cases) : compilePlan(next, options);
+  const rebuild =
+    actMonthsAdded(before, compiled) >= REBUILD_MONTHS ||
+    differingCells(before, compiled) > REBUILD_SHARE * totalCells(compiled);
+  return patchCompiled(hf, state, { compiled, plan: next }, 'all', cases ? 'cases' : 'plan', rebuild);
+}
+
+/**
+ * Hands HyperFormula a new compile of the plan: the caller builds it afresh (`rebuild`), or the names and the cells
+ * that differ are written in one batch. `edits` say which entered values to compare for the read models; 'all'
+ * compares every case's.
+ */
+function patchCompiled(
+  hf: HyperFormula,
+  state: WorkbookState,
+  after: WorkbookState,
+  edits: PlanEdit[] | 'all',
+  recompiled: ApplyResult['recompiled'],
+  rebuild: boolean,
+): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
+  const before = state.compiled;
+  const { compiled } = after;
   if (rebuild) {
     // The caller builds HyperFormula afresh from `compiled`; every read model of every case may have changed.
-    const after = { compiled, plan: next };
     const changed = rebuiltCases(before, compiled).map((caseIndex) => ({
       caseIndex,
       models: [...ESTIMATE_MODELS, 'plan' as const],
@@ -113,14 +159,9 @@ export function patchWorkbook(
       }
     }
   });
-  const after = { compiled, plan: next };
   return {
     state: after,
-    result: {
-      changed: changedModels(hf, changes, state, after, edits),
-      cells,
-      recompiled,
-    },
+    result: { changed: changedModels(hf, changes, state, after, edits), cells, recompiled },
   };
 }
 
@@ -155,6 +196,16 @@ function monthsTurningAct(before: CompiledWorkbook, edits: PlanEdit[]): number {
       turning.add(`${e.caseIndex}/${e.month}`);
   }
   return turning.size;
+}
+
+/** How many (case, month) pairs are ACT in `after` and were not in `before` (cases by index). */
+function actMonthsAdded(before: CompiledWorkbook, after: CompiledWorkbook): number {
+  let n = 0;
+  for (const layout of after.cases) {
+    const was = new Set(before.cases[layout.index]?.act ?? []);
+    n += layout.act.filter((month) => !was.has(month)).length;
+  }
+  return n;
 }
 
 function totalCells(compiled: CompiledWorkbook): number {
@@ -308,7 +359,7 @@ function changedModels(
   changes: ExportedChange[],
   previous: WorkbookState,
   next: WorkbookState,
-  edits: PlanEdit[],
+  edits: PlanEdit[] | 'all',
 ): ApplyResult['changed'] {
   const sheetIds = new Set<number>();
   for (const change of changes) if (change instanceof ExportedCellChange) sheetIds.add(change.address.sheet);
@@ -319,7 +370,7 @@ function changedModels(
   }
   // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
   // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
-  const moved = edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
+  const moved = edits === 'all' || edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return next.compiled.cases
     .map((layout) => {
@@ -334,7 +385,7 @@ function changedModels(
       const was = previous.plan.cases[layout.index];
       const now = next.plan.cases[layout.index];
       if (!previous.compiled.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
-      const ofCase = edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
+      const ofCase = edits === 'all' ? [] : edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
       const commented = moved || ofCase.some((e) => e.type === 'comment');
       if (commented && !same(was?.comments, now?.comments)) models.add('monthly');
       const months = moved

@@ -5,7 +5,7 @@
 import { type CellValue, DetailedCellError, ErrorType, HyperFormula, type RawCellContent } from 'hyperformula';
 import { type CaseLayout, type CompiledWorkbook, type CompileOptions, compilePlan, type Grid } from './compile';
 import type { PlanEdit } from './edits';
-import { type ApplyResult, patchWorkbook, type WorkbookState } from './patch';
+import { type ApplyResult, patchToPlan, patchWorkbook, type WorkbookState } from './patch';
 import type { ViewName } from './read/cells';
 import { type CostYear, costs } from './read/costs';
 import { type Dashboard, dashboard, forecastMonths } from './read/dashboard';
@@ -198,6 +198,24 @@ export class PlanWorkbook {
     }
     this.state = state;
     this.refusedInputs = stillRefused(this.refusedInputs, list);
+    return result;
+  }
+
+  /**
+   * Brings the workbook to the plan's inputs as they now stand (read afresh, after writes it was not given as edits):
+   * what differs is compiled and written in one batch, or HyperFormula is built afresh when that changes much. Stored
+   * values outside the plan file's bounds are left out and named in `refused`, as `build` does.
+   * @throws {PlanFileError} when the plan file cannot be read even so; the workbook is then unchanged.
+   */
+  sync(input: unknown): ApplyResult {
+    const { plan, refused } = salvagePlanFile(input);
+    const { state, result, rebuild } = patchToPlan(this.hf, this.state, this.options, plan);
+    if (rebuild) {
+      this.hf.destroy();
+      this.hf = buildHyperFormula(state.compiled);
+    }
+    this.state = state;
+    this.refusedInputs = refused;
     return result;
   }
 

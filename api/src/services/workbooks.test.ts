@@ -4,7 +4,7 @@ import { planForm, startTestApi, type TestApi } from '../testing/harness';
 import { type EditsFor, type PlanAccess, type PlanRow, planAccess } from './access';
 import { saveCashflow } from './monthly';
 import { loadPlanFile } from './planFile';
-import { editCaseYear } from './plans';
+import { createCase, deleteCase, editCaseYear } from './plans';
 import type { UserRow } from './users';
 import { type CompiledPlan, WorkbookCache } from './workbooks';
 
@@ -153,7 +153,7 @@ describe('WorkbookCache', () => {
     const held = await cache.get(api.db, plan, asOf);
     const pl = held.workbook.annualPl(0);
 
-    // A write the workbook cannot follow by edits: the next newer read rebuilds.
+    // A write the workbook cannot follow by edits: the next newer read reads the plan afresh.
     cache.advance(planId, plan.version + 1, null);
     await api.db('business_plans').where({ id: planId }).increment('version', 1);
     const rebuilt = await cache.get(api.db, await planRow(), asOf);
@@ -220,23 +220,44 @@ describe('WorkbookCache', () => {
     await expectFresh(compiled);
   });
 
-  it('rebuilds when a reader needs a version whose write it has not heard of', async () => {
+  it('follows a version whose write it has not heard of by reading the plan afresh, without a build', async () => {
     const cache = new WorkbookCache();
     const start = await cache.get(api.db, await planRow(), asOf);
     const { access, writes } = await recordingAccess();
     await editCaseYear(api.db, access, caseId, 3, 'cogs_rate', 0.2);
     await editCaseYear(api.db, access, caseId, 3, 'cogs_rate', 0.22);
-    const [w1, w2] = writes;
-    if (!w1 || !w2) throw new Error('two writes');
+    await saveCashflow(api.db, access, { business_plan_id: planId, case_id: caseId, year: 2, month: 4, other: 3e6 });
+    const [w1, w2, w3] = writes;
+    if (!w1 || !w2 || !w3) throw new Error('three writes');
+    // As another process's writes: heard of through the version only (w1 never reported, so no edit fills the gap).
     cache.advance(planId, w2.version, w2.edits);
     const latest = await cache.get(api.db, await planRow(), asOf);
-    expect(latest.version).toBe(w2.version);
-    expect(cache.stats.builds).toBe(2);
-    // The missing report arrives late: the plan is already past it.
+    expect(latest.version).toBe(w3.version);
+    expect(cache.stats).toMatchObject({ builds: 1, synced: 1, fallbacks: 0 });
+    // The same workbook, brought to the database's inputs in place.
+    expect(latest.workbook).toBe(start.workbook);
+    await expectFresh(latest);
+    // The missing reports arrive late: the plan is already past them.
     cache.advance(planId, w1.version, w1.edits);
+    cache.advance(planId, w3.version, w3.edits);
     expect(await cache.get(api.db, await planRow(), asOf)).toBe(latest);
     expect(start.version).toBe(w1.version - 1);
+  });
+
+  it('builds a new workbook when the plan it reads afresh holds other cases, leaving the old one to its readers', async () => {
+    const cache = new WorkbookCache();
+    const start = await cache.get(api.db, await planRow(), asOf);
+    const pl = start.workbook.annualPl(0);
+    const { access } = await recordingAccess();
+    const added = await createCase(api.db, access, 'Upside', 1.2);
+    const latest = await cache.get(api.db, await planRow(), asOf);
+    expect(cache.stats).toMatchObject({ builds: 2, synced: 0 });
+    expect(latest.workbook).not.toBe(start.workbook);
+    expect(latest.caseIds).toContain(added);
+    expect(start.workbook.annualPl(0)).toEqual(pl);
     await expectFresh(latest);
+    await deleteCase(api.db, access, added);
+    await expectFresh(await cache.get(api.db, await planRow(), asOf));
   });
 
   it('gives a reader at least its version when a build that started before the write is in flight', async () => {

@@ -29,9 +29,9 @@ interface Entry {
   asOf: Month;
   /** The newest version compiled: only ever replaced by a newer one. */
   ready?: CompiledPlan | undefined;
-  /** The build in flight, shared by the reads that wait for it. */
+  /** The reload in flight, shared by the reads that wait for it. */
   building?: Promise<CompiledPlan> | undefined;
-  /** Committed writes newer than `ready`, by version: their engine edits, or null when only a rebuild can follow. */
+  /** Committed writes newer than `ready`, by version: their engine edits, or null when only a reload can follow. */
   pending: Map<number, EditsFor | null>;
   /** Reads waiting for the report of a version, woken by `advance` once every version up to theirs is known. */
   waiting: { version: number; wake: () => void }[];
@@ -48,25 +48,29 @@ interface Entry {
 /** Pending writes applied without waiting for a read; beyond the limit the entry is dropped. */
 const APPLY_AT = 32;
 const MAX_PENDING = 1000;
-/** Reads of a plan's inputs for one build, while writes keep changing them. */
+/** Reads of a plan's inputs for one reload, while writes keep changing them. */
 const BUILD_READS = 3;
 /**
  * How long a read waits for the report of a version it has seen in the database but the cache has not heard of
- * before it rebuilds: a write of this process reports its version a moment after it commits, and a build costs more.
+ * before it reloads the plan: a write of this process reports its version a moment after it commits, and a reload
+ * costs more.
  */
 const REPORT_WAIT_MS = 100;
 
 /**
  * Compiled plan workbooks, one per plan, as of a calendar month. A read asks for at least the version its access
- * loaded: the cache answers its newest version when that is new enough, else builds from the database (reads share
- * one build), so any number of API processes can share one database.
+ * loaded: the cache answers its newest version when that is new enough, else reloads the plan from the database
+ * (reads share one reload), so any number of API processes can share one database.
  *
  * - A cached plan only moves forward: a read that loaded an older version gets the cached, newer workbook, and a
- *   build is kept only when it is newer than what is cached. A build holds at least the version it is named by.
+ *   reload is kept only when it is newer than what is cached. A reload holds at least the version it is named by.
  * - Committed writes of this process arrive as edits (`advance`) and are applied to the cached workbook in version
  *   order, in one batch, by the next read that needs them. A version reported before the one it follows waits for
- *   it; a read that needs a version beyond a missing one rebuilds, and so does a read of a version written by another
+ *   it; a read that needs a version beyond a missing one reloads, and so does a read of a version written by another
  *   process (after waiting REPORT_WAIT_MS for a report, in case the write was this process's own).
+ * - A reload reads the plan's inputs and brings the cached workbook to them in place when it holds the same cases:
+ *   only what differs is compiled and recalculated (`PlanWorkbook.sync`). A plan not cached yet, or whose cases
+ *   were added, deleted or moved, is built afresh.
  * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and reads that waited go on one
  *   per turn of the event loop: each version costs one recalculation, and each of its answers is computed once.
  * - A read that names the version it has seen (the `Plan-Version` of an earlier answer: every browser tab does) is
@@ -82,8 +86,11 @@ export class WorkbookCache {
   private readonly entries = new Map<number, Entry>();
   /** The last of the turns given to reads that waited (`nextTurn`). */
   private turns = Promise.resolve();
-  /** How often workbooks were built, followed an edit, or had to be rebuilt after a refused edit. */
-  readonly stats = { builds: 0, applied: 0, fallbacks: 0 };
+  /**
+   * How often workbooks were built, followed an edit, had to be rebuilt after a refused edit, or were brought in
+   * place to the plan read afresh (writes not reported as edits: another process's, or ones only a rebuild followed).
+   */
+  readonly stats = { builds: 0, applied: 0, fallbacks: 0, synced: 0 };
 
   /**
    * @param maxPlans plans kept, the least recently read evicted first
@@ -143,7 +150,7 @@ export class WorkbookCache {
 
   /**
    * Waits until the entry holds `version` or a newer one: for the report of the write and the next batch of edits
-   * when the cached workbook can follow it, else for a build.
+   * when the cached workbook can follow it, else for a reload.
    */
   private async follow(db: Db, entry: Entry, version: number): Promise<CompiledPlan> {
     if (entry.ready && !entry.building) {
@@ -154,11 +161,11 @@ export class WorkbookCache {
         await this.settled(entry);
       }
     }
-    // A build in flight may have read the database before this version was committed; one started now cannot have.
-    const first = await this.rebuild(db, entry);
+    // A reload in flight may have read the database before this version was committed; one started now cannot have.
+    const first = await this.reload(db, entry);
     const fresh = this.atLeast(entry, version, true) ?? (first.version >= version ? first : undefined);
     if (fresh) return fresh;
-    const second = await this.rebuild(db, entry);
+    const second = await this.reload(db, entry);
     return this.atLeast(entry, version, true) ?? second;
   }
 
@@ -171,7 +178,7 @@ export class WorkbookCache {
 
   /**
    * Follows a write committed by this process: its engine edits wait, in version order, to be applied by the next
-   * read instead of a rebuild. `null` edits can only be followed by a rebuild, which the next read of that version
+   * read instead of a reload. `null` edits can only be followed by a reload, which the next read of that version
    * or a newer one makes.
    */
   advance(planId: number, version: number, editsFor: EditsFor | null): void {
@@ -233,7 +240,7 @@ export class WorkbookCache {
 
   /**
    * The newest version up to which every version is known: the workbook's, then the reported ones without a gap
-   * (`byEdits`: up to the first that only a rebuild can follow).
+   * (`byEdits`: up to the first that only a reload can follow).
    */
   private known(entry: Entry, byEdits = false): number {
     let version = entry.ready?.version ?? 0;
@@ -286,7 +293,7 @@ export class WorkbookCache {
 
   /**
    * Applies the pending edits that follow the entry's version without a gap, in one batch, and answers the entry's
-   * newest workbook. Anything the engine refuses leaves the entry without a workbook: the next read rebuilds it.
+   * newest workbook. Anything the engine refuses leaves the entry without a workbook: the next read builds it.
    */
   private catchUp(entry: Entry): CompiledPlan | undefined {
     const ready = entry.ready;
@@ -318,16 +325,22 @@ export class WorkbookCache {
     return entry.ready;
   }
 
-  /** The entry's build in flight, or a new one; a build newer than the entry's workbook replaces it. */
-  private rebuild(db: Db, entry: Entry): Promise<CompiledPlan> {
+  /**
+   * The entry's reload in flight, or a new one; a reload newer than the entry's workbook replaces it. The plan is
+   * read afresh, and the entry's workbook brought to it in place when it holds the same cases (only what differs is
+   * compiled and recalculated); else, or when the engine refuses that, a new workbook is built.
+   */
+  private reload(db: Db, entry: Entry): Promise<CompiledPlan> {
     if (entry.building) return entry.building;
-    const building: Promise<CompiledPlan> = this.build(db, entry.planId, entry.asOf).then(
-      (built) => {
+    const building: Promise<CompiledPlan> = this.read(db, entry.planId).then(
+      (loaded) => {
         if (entry.building === building) entry.building = undefined;
-        if (!entry.ready || entry.ready.version < built.version) {
-          entry.ready = built;
-          for (const version of entry.pending.keys()) if (version <= built.version) entry.pending.delete(version);
-        }
+        const ready = entry.ready;
+        // Edits applied meanwhile may have taken the workbook past what was read: it never goes back.
+        if (ready && ready.version >= Number(loaded.plan.version)) return ready;
+        const built = (ready && this.synced(ready, loaded)) ?? this.compiled(loaded, entry.asOf);
+        entry.ready = built;
+        for (const version of entry.pending.keys()) if (version <= built.version) entry.pending.delete(version);
         return built;
       },
       (error: unknown) => {
@@ -340,14 +353,21 @@ export class WorkbookCache {
   }
 
   /**
-   * Builds the plan's workbook from the database. The plan's version is read before and after its inputs: when it
-   * stayed the same, no write committed in between and the version names exactly what the workbook holds. Else the
-   * inputs are read again; a workbook that still raced writes is named by the version read first, which it holds at
-   * least: the edits of the later versions, applied again in order, end where the database does.
+   * Builds the plan's workbook from the database (`read`).
    * @throws ApiError 404 when the plan is gone
    */
   private async build(db: Db, planId: number, asOf: Month): Promise<CompiledPlan> {
-    this.stats.builds++;
+    return this.compiled(await this.read(db, planId), asOf);
+  }
+
+  /**
+   * Reads the plan's inputs. The plan's version is read before and after them: when it stayed the same, no write
+   * committed in between and the version names exactly what was read. Else they are read again; inputs that still
+   * raced writes are named by the version read first, which they hold at least: the edits of the later versions,
+   * applied again in order, end where the database does.
+   * @throws ApiError 404 when the plan is gone
+   */
+  private async read(db: Db, planId: number): Promise<LoadedPlan> {
     let loaded: LoadedPlan | undefined;
     for (let attempt = 0; attempt < BUILD_READS; attempt++) {
       const plan = await db<AccessPlan>('business_plans')
@@ -359,9 +379,37 @@ export class WorkbookCache {
       if (Number(after?.version) === Number(plan.version)) break;
     }
     if (!loaded) throw notFound('the business plan');
+    return loaded;
+  }
+
+  /** A new workbook of the plan as read. */
+  private compiled(loaded: LoadedPlan, asOf: Month): CompiledPlan {
+    this.stats.builds++;
     const workbook = PlanWorkbook.build(loaded.file, { asOf });
-    const version = Number(loaded.plan.version);
-    return { workbook, caseIds: loaded.caseIds, version, answers: new Map<string, CachedAnswer>() };
+    return { workbook, caseIds: loaded.caseIds, version: Number(loaded.plan.version), answers: new Map() };
+  }
+
+  /**
+   * The workbook of `ready` brought in place to the plan as read (`PlanWorkbook.sync`), when it holds the same cases
+   * in the same order; undefined when it does not, or when the engine refuses the plan as read (the workbook is then
+   * unchanged, and a build reports why).
+   */
+  private synced(ready: CompiledPlan, loaded: LoadedPlan): CompiledPlan | undefined {
+    const sameCases =
+      ready.caseIds.length === loaded.caseIds.length && ready.caseIds.every((id, i) => id === loaded.caseIds[i]);
+    if (!sameCases) return undefined;
+    try {
+      ready.workbook.sync(loaded.file);
+    } catch {
+      return undefined;
+    }
+    this.stats.synced++;
+    return {
+      workbook: ready.workbook,
+      caseIds: ready.caseIds,
+      version: Number(loaded.plan.version),
+      answers: new Map(),
+    };
   }
 
   private evict(): void {
