@@ -30,12 +30,35 @@ const locks = new WeakMap<Db, DataLock>();
 const ours = (payload: string | undefined, schema: string) =>
   !payload?.includes('.') || payload.startsWith(`${schema}.`);
 
-/** Tells the listener of one notification of this schema: a plan's new version (migration 011), or a change. */
-function notify(listener: ChangeListener, payload: string | undefined, schema: string): void {
+/**
+ * Tells the listener of one notification of this schema: a plan's new version (migration 011), or a change.
+ * `elsewhere`: the notifying session was not one of this process's (another API process, an admin command).
+ */
+function notify(listener: ChangeListener, payload: string | undefined, schema: string, elsewhere: boolean): void {
   if (!ours(payload, schema)) return;
   const version = /\.plan_version:(\d+):(\d+)$/.exec(payload ?? '');
-  if (version) listener.planVersion(Number(version[1]), Number(version[2]));
+  if (version) listener.planVersion(Number(version[1]), Number(version[2]), elsewhere);
   else listener.changed();
+}
+
+/**
+ * The PostgreSQL sessions (backend process ids) of each open database's pool, from their connection to their end: a
+ * notification sent by one of them reports a write of this process.
+ */
+const poolSessions = new WeakMap<Db, Set<number>>();
+
+/** The pool's events `trackSessions` hears (tarn's), with the `pg` client each is about. */
+type PoolEvents = {
+  on(event: 'createSuccess' | 'destroySuccess', handler: (id: number, client: { processID: number }) => void): void;
+};
+
+/** Keeps `poolSessions` of a PostgreSQL database as its pool opens and closes connections. */
+function trackSessions(db: Db): void {
+  const sessions = new Set<number>();
+  poolSessions.set(db, sessions);
+  const pool = (db.client as { pool?: PoolEvents }).pool;
+  pool?.on('createSuccess', (_id, client) => sessions.add(client.processID));
+  pool?.on('destroySuccess', (_id, client) => sessions.delete(client.processID));
 }
 
 /**
@@ -53,6 +76,7 @@ export function openDb(options: DbOptions): Db {
       ...(searchPath ? { searchPath } : {}),
     });
     connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? 'public' });
+    trackSessions(db);
     return db;
   }
   let lock: DataLock | undefined;
@@ -122,23 +146,41 @@ export const dataLockOf = (db: Db): DataLock | undefined => locks.get(db);
 export interface ChangeListener {
   /** A committed change to a table that decides plan access (migrations/002_change_notifications.ts). */
   changed(): void;
-  /** A committed write that changed nothing of a plan but its version (migrations/011_plan_version_notifications.ts). */
-  planVersion(planId: number, version: number): void;
+  /**
+   * A committed write that changed nothing of a plan but its version (migrations/011_plan_version_notifications.ts);
+   * `elsewhere` when another process made it (PostgreSQL only: PGlite is this process's alone).
+   */
+  planVersion(planId: number, version: number, elsewhere: boolean): void;
   /** Notifications may have been missed from here on, until `changed` is called again after a reconnect. */
   lost(): void;
 }
 
 /**
- * Listens for the database's change notifications, whichever process made the change. PGlite tells its listeners
- * before the committing query resolves; PostgreSQL tells them on a connection of their own, which is reopened (after
- * `lost`) whenever it drops. Answers a function that stops listening.
+ * Listens for the database's change notifications, whichever process made the change: `access` hears of them all,
+ * `versions` (the workbook cache) of plans' new versions too. PGlite tells its listeners before the committing query
+ * resolves; PostgreSQL tells them on a connection of their own, which is reopened (after `lost`) whenever it drops.
+ * Answers a function that stops listening.
  */
-export async function listenForChanges(db: Db, listener: ChangeListener): Promise<() => Promise<void>> {
+export async function listenForChanges(
+  db: Db,
+  access: ChangeListener,
+  versions?: Pick<ChangeListener, 'planVersion'>,
+): Promise<() => Promise<void>> {
+  const listener: ChangeListener = versions
+    ? {
+        changed: () => access.changed(),
+        lost: () => access.lost(),
+        planVersion: (planId, version, elsewhere) => {
+          access.planVersion(planId, version, elsewhere);
+          versions.planVersion(planId, version, elsewhere);
+        },
+      }
+    : access;
   const connection = connections.get(db);
   if (!connection) throw new Error('the database was not opened by openDb');
   if ('pglite' in connection) {
     const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) =>
-      notify(listener, payload, connection.schema),
+      notify(listener, payload, connection.schema, false),
     );
     return async () => {
       if (!connection.pglite.closed) await unlisten();
@@ -159,7 +201,9 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL) notify(listener, message.payload, connection.schema);
+      if (message.channel !== CHANGES_CHANNEL) return;
+      const elsewhere = !poolSessions.get(db)?.has(message.processId);
+      notify(listener, message.payload, connection.schema, elsewhere);
     });
     client = next;
     try {

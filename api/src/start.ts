@@ -9,6 +9,7 @@ import { seedIfEmpty } from './seed';
 import { listen } from './server';
 import { AccessCache } from './services/accessCache';
 import { importPlanFile } from './services/planFile';
+import { WorkbookCache } from './services/workbooks';
 
 /** `npm start`: migrate, seed an empty database, then serve the web build and the API on one port. */
 async function main(): Promise<void> {
@@ -17,8 +18,9 @@ async function main(): Promise<void> {
   const root = resolve(import.meta.dirname, '..', '..');
   const seed = await seedIfEmpty(db, resolve(root, 'fixtures'), importPlanFile, new Date());
   const accessCache = new AccessCache();
-  const unlisten = await listenForChanges(db, accessCache);
-  const app = createApp({ db, config, mailer, logger, accessCache, webDist: resolve(root, 'web', 'dist') });
+  const workbooks = new WorkbookCache();
+  const unlisten = await listenForChanges(db, accessCache, workbooks);
+  const app = createApp({ db, config, mailer, logger, accessCache, workbooks, webDist: resolve(root, 'web', 'dist') });
   const server = await listen(app.callback(), config.PORT);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

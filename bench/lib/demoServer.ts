@@ -15,7 +15,7 @@ import { seedIfEmpty } from '../../api/src/seed';
 import { listen } from '../../api/src/server';
 import { AccessCache } from '../../api/src/services/accessCache';
 import { importPlanFile } from '../../api/src/services/planFile';
-import type { WorkbookCache } from '../../api/src/services/workbooks';
+import { WorkbookCache } from '../../api/src/services/workbooks';
 
 export interface DemoServer {
   db: Db;
@@ -59,15 +59,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       error: (m: string, e?: unknown) => serverErrors.push(`${m}: ${e instanceof Error ? e.message : String(e)}`),
     };
     const accessCache = new AccessCache();
-    const unlisten = await listenForChanges(db, accessCache);
-    const app = createApp({
-      db,
-      config,
-      logger,
-      accessCache,
-      mailer: { send: async () => {} },
-      ...(options.workbooks ? { workbooks: options.workbooks } : {}),
-    });
+    const workbooks = options.workbooks ?? new WorkbookCache();
+    const unlisten = await listenForChanges(db, accessCache, workbooks);
+    const app = createApp({ db, config, logger, accessCache, workbooks, mailer: { send: async () => {} } });
     const server = await listen(app.callback(), 0, '127.0.0.1');
     const address = server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;

@@ -1,14 +1,17 @@
 import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { listenForChanges, openDb } from '../db';
+import { planForm, startTestApi } from '../testing/harness';
 import { type EditsFor, type PlanAccess, type PlanRow, planAccess } from './access';
+import { AccessCache } from './accessCache';
 import { saveCashflow } from './monthly';
 import { loadPlanFile } from './planFile';
 import { createCase, deleteCase, editCaseYear } from './plans';
 import type { UserRow } from './users';
 import { type CompiledPlan, WorkbookCache } from './workbooks';
 
-let api: TestApi;
+let api: Awaited<ReturnType<typeof startTestApi>>;
+const databaseUrl = process.env.TEST_DATABASE_URL || undefined;
 let token: string;
 let user: UserRow;
 let planId: number;
@@ -259,6 +262,50 @@ describe('WorkbookCache', () => {
     await deleteCase(api.db, access, added);
     await expectFresh(await cache.get(api.db, await planRow(), asOf));
   });
+
+  it('waits for the report of its own write when the database tells of it: no reload', async () => {
+    // A report wait far beyond the test's time: a read that waited for it would time the test out.
+    const cache = new WorkbookCache(undefined, undefined, 600_000);
+    const stop = await listenForChanges(api.db, new AccessCache(), cache);
+    try {
+      await cache.get(api.db, await planRow(), asOf);
+      const { access, writes } = await recordingAccess();
+      await editCaseYear(api.db, access, caseId, 6, 'cogs_rate', 0.24);
+      const [w1] = writes;
+      if (!w1) throw new Error('one write');
+      const reading = cache.get(api.db, await planRow(), asOf);
+      setTimeout(() => cache.advance(planId, w1.version, w1.edits), 50);
+      const compiled = await reading;
+      expect(compiled.version).toBe(w1.version);
+      expect(cache.stats).toMatchObject({ builds: 1, applied: 1, synced: 0 });
+    } finally {
+      await stop();
+    }
+  });
+
+  it.runIf(Boolean(databaseUrl))(
+    'reloads at once a version the database says another process wrote, without waiting for a report',
+    async () => {
+      const cache = new WorkbookCache(undefined, undefined, 600_000);
+      const stop = await listenForChanges(api.db, new AccessCache(), cache);
+      // Another API process: a pool of its own on the same schema.
+      const other = openDb({ databaseUrl, ...(api.schema ? { schema: api.schema } : {}) });
+      try {
+        const start = await cache.get(api.db, await planRow(), asOf);
+        const { access, writes } = await recordingAccess();
+        await editCaseYear(other, access, caseId, 6, 'cogs_rate', 0.26);
+        await saveCashflow(other, access, { business_plan_id: planId, case_id: caseId, year: 3, month: 2, other: 4e6 });
+        const latest = await cache.get(api.db, await planRow(), asOf);
+        expect(latest.version).toBe(writes.at(-1)?.version);
+        expect(cache.stats).toMatchObject({ builds: 1, synced: 1 });
+        expect(latest.workbook).toBe(start.workbook);
+        await expectFresh(latest);
+      } finally {
+        await stop();
+        await other.destroy();
+      }
+    },
+  );
 
   it('gives a reader at least its version when a build that started before the write is in flight', async () => {
     const cache = new WorkbookCache();

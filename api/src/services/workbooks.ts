@@ -43,6 +43,8 @@ interface Entry {
    * `applyEveryMs` ago or earlier bound how far behind a read that names its version may be answered (`readVersion`).
    */
   heard: { version: number; at: number }[];
+  /** The newest version the database said another process wrote (0 if none): no report of it will come. */
+  elsewhere: number;
 }
 
 /** Pending writes applied without waiting for a read; beyond the limit the entry is dropped. */
@@ -97,10 +99,13 @@ export class WorkbookCache {
    * @param applyEveryMs the least time between two batches of edits applied to a plan's workbook: while a plan is
    *   edited without pause, reads that need the next version wait for one batch of every write meanwhile instead of
    *   each write costing a recalculation and its answers anew
+   * @param reportWaitMs how long a read waits for the report of a version before it reloads the plan
+   *   (REPORT_WAIT_MS), unless the database said another process wrote it
    */
   constructor(
     private readonly maxPlans = 200,
     private readonly applyEveryMs = 100,
+    private readonly reportWaitMs = REPORT_WAIT_MS,
   ) {}
 
   get size(): number {
@@ -196,6 +201,21 @@ export class WorkbookCache {
     if (entry.pending.size > MAX_PENDING) this.entries.delete(planId);
   }
 
+  /**
+   * Hears of a plan's new version from the database (`listenForChanges`). A version another process wrote will never
+   * be reported as edits: the reads that wait for it, and those that come later, reload at once instead of waiting
+   * REPORT_WAIT_MS for a report.
+   */
+  planVersion(planId: number, version: number, elsewhere: boolean): void {
+    const entry = this.entries.get(planId);
+    if (!elsewhere || !entry || version <= entry.elsewhere || (entry.ready && version <= entry.ready.version)) return;
+    entry.elsewhere = version;
+    this.hear(entry, version);
+    const woken = entry.waiting.filter((w) => w.version <= version);
+    entry.waiting = entry.waiting.filter((w) => w.version > version);
+    for (const w of woken) w.wake();
+  }
+
   /** Forgets the plan (deleted); a request still reading its workbook keeps it. */
   drop(planId: number): void {
     this.entries.delete(planId);
@@ -212,7 +232,7 @@ export class WorkbookCache {
     const entry: Entry =
       cached && sameMonth(cached.asOf, asOf)
         ? cached
-        : { planId, asOf, pending: new Map(), waiting: [], appliedAt: 0, heard: [] };
+        : { planId, asOf, pending: new Map(), waiting: [], appliedAt: 0, heard: [], elsewhere: 0 };
     // Last used last: eviction takes the plan read least recently.
     this.entries.delete(planId);
     this.entries.set(planId, entry);
@@ -249,11 +269,12 @@ export class WorkbookCache {
   }
 
   /**
-   * Resolves once every version up to `version` is reported, or after REPORT_WAIT_MS (and the I/O that arrived
-   * meanwhile, so that a report held up by a busy event loop still counts).
+   * Resolves once every version up to `version` is reported, or the database said another process wrote it (a
+   * version up to the one `planVersion` heard of), or after `reportWaitMs` (and the I/O that arrived meanwhile, so
+   * that a report held up by a busy event loop still counts).
    */
   private reported(entry: Entry, version: number): Promise<void> {
-    if (this.known(entry) >= version) return Promise.resolve();
+    if (this.known(entry) >= version || version <= entry.elsewhere) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const waiter = { version, wake: () => resolve() };
       entry.waiting.push(waiter);
@@ -262,7 +283,7 @@ export class WorkbookCache {
           entry.waiting = entry.waiting.filter((w) => w !== waiter);
           resolve();
         });
-      }, REPORT_WAIT_MS).unref();
+      }, this.reportWaitMs).unref();
     });
   }
 

@@ -95,7 +95,7 @@ export async function startTestApi(
   };
   const workbooks = new WorkbookCache(undefined, options.applyEveryMs);
   const accessCache = new AccessCache();
-  const unlisten = await listenForChanges(db, accessCache);
+  const unlisten = await listenForChanges(db, accessCache, workbooks);
   const deps: AppDeps = {
     db,
     config,

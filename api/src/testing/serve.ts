@@ -11,6 +11,7 @@ import { consoleLogger } from '../logger';
 import { listen } from '../server';
 import { AccessCache } from '../services/accessCache';
 import { outboxMailer } from '../services/mail';
+import { WorkbookCache } from '../services/workbooks';
 
 async function main(): Promise<void> {
   const config = loadConfig({ PORT: '0', ...process.env });
@@ -23,9 +24,10 @@ async function main(): Promise<void> {
   await migrateLatest(db, schema);
   const logger = consoleLogger(config.LOG_LEVEL);
   const accessCache = new AccessCache();
-  const unlisten = await listenForChanges(db, accessCache);
+  const workbooks = new WorkbookCache();
+  const unlisten = await listenForChanges(db, accessCache, workbooks);
   const mailer = outboxMailer(join(config.DATA_DIR, 'outbox'), logger);
-  const app = createApp({ db, config, mailer, logger, accessCache });
+  const app = createApp({ db, config, mailer, logger, accessCache, workbooks });
   const server = await listen(app.callback(), config.PORT, '127.0.0.1');
   const address = server.address();
   console.log(`listening http://127.0.0.1:${typeof address === 'object' && address ? address.port : config.PORT}`);
