@@ -67,6 +67,7 @@ export async function run(): Promise<void> {
       builds: workbooks.stats.builds - builtBefore.builds,
       applied: workbooks.stats.applied - builtBefore.applied,
       fallbacks: workbooks.stats.fallbacks - builtBefore.fallbacks,
+      synced: workbooks.stats.synced - builtBefore.synced,
       serverErrors: serverErrors.length,
     };
     // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
@@ -95,7 +96,7 @@ export async function run(): Promise<void> {
       '  workbook cache during the mixed phase',
       `${cacheStats.builds} builds`,
       `${cacheStats.applied} writes followed by edits, ` +
-        `${cacheStats.fallbacks} refused; ${cacheStats.serverErrors} server errors` +
+        `${cacheStats.fallbacks} refused, ${cacheStats.synced} reloads read afresh; ${cacheStats.serverErrors} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
     const ceiling = writeOnly.rps / WRITE_SHARE;
