@@ -16,7 +16,7 @@ import {
 } from './compile';
 import { compileAssumptions } from './compile/assumptions';
 import { applyEdits, type PlanEdit } from './edits';
-import { type PlanFile, parsePlanFile } from './schema';
+import { type PlanFile, parsePlanFile, type YearKey } from './schema';
 
 /** The read models an edit can change; the API and the web refetch only these. */
 export type ReadModelName = 'pl' | 'kpi' | 'revenue' | 'cost' | 'monthly' | 'dashboard' | 'home' | 'plan';
@@ -97,20 +97,92 @@ export function patchToPlan(
   next: PlanFile,
 ): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
   const before = state.compiled;
-  const { cases: wasCases, ...wasSettings } = state.plan;
-  const { cases: nowCases, ...nowSettings } = next;
-  const sameList = wasCases.length === nowCases.length && JSON.stringify(wasSettings) === JSON.stringify(nowSettings);
-  const cases = sameList
-    ? new Set(nowCases.flatMap((c, i) => (JSON.stringify(c) === JSON.stringify(wasCases[i]) ? [] : [i])))
-    : undefined;
-  if (cases?.size === 0) {
+  // What most writes change (assumptions, cash items, actuals) as the edits they were: the short ways of `apply`.
+  const edits = editsBetween(state.plan, next);
+  if (edits?.length === 0) {
     return { state: { compiled: before, plan: next }, result: { changed: [], cells: 0, recompiled: 'none' } };
   }
+  if (edits && sameData(parsePlanFile(applyEdits(state.plan, edits)), next)) {
+    return patchWorkbook(hf, state, options, edits);
+  }
+  const { cases: wasCases, ...wasSettings } = state.plan;
+  const { cases: nowCases, ...nowSettings } = next;
+  const sameList = wasCases.length === nowCases.length && sameData(wasSettings, nowSettings);
+  const cases = sameList ? new Set(nowCases.flatMap((c, i) => (sameData(c, wasCases[i]) ? [] : [i]))) : undefined;
   const compiled = cases ? recompileCases(before, next, cases) : compilePlan(next, options);
   const rebuild =
     actMonthsAdded(before, compiled) >= REBUILD_MONTHS ||
     differingCells(before, compiled) > REBUILD_SHARE * totalCells(compiled);
   return patchCompiled(hf, state, { compiled, plan: next }, 'all', cases ? 'cases' : 'plan', rebuild);
+}
+
+/**
+ * The edits that take `plan` to `next` when the two differ only in the cases' assumptions of a year, their cash items
+ * and the entered values of months that are ACT in `next`; undefined when anything else differs (the plan's settings,
+ * its cases' other inputs, a month's actuals removed or reversed).
+ */
+function editsBetween(plan: PlanFile, next: PlanFile): PlanEdit[] | undefined {
+  const { cases: wasCases, ...wasSettings } = plan;
+  const { cases: nowCases, ...nowSettings } = next;
+  if (wasCases.length !== nowCases.length || !sameData(wasSettings, nowSettings)) return undefined;
+  const edits: PlanEdit[] = [];
+  for (const [caseIndex, now] of nowCases.entries()) {
+    const was = wasCases[caseIndex];
+    if (!was) return undefined;
+    const { years: wasYears, cash: wasCash, actuals: wasActuals, ...wasRest } = was;
+    const { years: nowYears, cash: nowCash, actuals: nowActuals, ...nowRest } = now;
+    if (!sameData(wasRest, nowRest)) return undefined;
+    for (const [year, values] of changedEntries(wasYears, nowYears)) {
+      for (const [key, value] of Object.entries(values)) {
+        edits.push({ type: 'year', caseIndex, year: Number(year), key: key as YearKey, value });
+      }
+    }
+    for (const [month, values] of changedEntries(wasCash, nowCash)) {
+      edits.push({ type: 'cash', caseIndex, month: Number(month), values });
+    }
+    for (const [month, values] of changedEntries(wasActuals, nowActuals)) {
+      if (nowActuals[month]?.status !== 'ACT') return undefined;
+      const { status: _, ...entered } = values;
+      edits.push({ type: 'actual', caseIndex, month: Number(month), values: entered });
+    }
+  }
+  return edits;
+}
+
+/**
+ * Whether two pieces of plan data (numbers, text, arrays, plain objects) are equal, whatever the order of object keys;
+ * a key that holds undefined counts as absent, as in JSON. (The engine also runs in the browser: no `node:util`.)
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
+  return (
+    keys.length === Object.keys(y).filter((k) => y[k] !== undefined).length && keys.every((k) => sameData(x[k], y[k]))
+  );
+}
+
+/** Per entry (a year, a month) that differs, its values that differ: the new one, or null where it was removed. */
+function changedEntries<T extends Record<string, unknown>>(
+  was: Record<string, T>,
+  now: Record<string, T>,
+): [string, { [K in keyof T]?: T[K] | null }][] {
+  const out: [string, { [K in keyof T]?: T[K] | null }][] = [];
+  for (const entry of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    const before: Record<string, unknown> = was[entry] ?? {};
+    const after: Record<string, unknown> = now[entry] ?? {};
+    const values: Record<string, unknown> = {};
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      if (!sameData(before[key], after[key])) values[key] = after[key] ?? null;
+    }
+    if (Object.keys(values).length > 0) out.push([entry, values as { [K in keyof T]?: T[K] | null }]);
+  }
+  return out;
 }
 
 /**

@@ -53,6 +53,34 @@ describe('sync', () => {
     wb.destroy();
   });
 
+  it('takes the short ways of edits for what most writes change: assumptions, cash items, actuals of ACT months', () => {
+    const wb = buildFixture('actuals-revisions');
+    const act = wb.caseLayout(0).act;
+    const month = act[0];
+    if (month === undefined) throw new Error('the fixture has ACT months');
+    const grids = new Map(wb.sheetNames().map((name) => [name, wb.grid(name)]));
+    const literal = written(wb, [
+      { type: 'cash', caseIndex: 0, month: 20, values: { equity_raised: 25_000_000, other: null } },
+      { type: 'actual', caseIndex: 0, month, values: { order: 7, sm: 1_234_567 } },
+    ]);
+    expect(wb.sync(literal).recompiled).toBe('none');
+    expectSameAsFresh(wb);
+    const assumption = written(wb, [
+      { type: 'year', caseIndex: 0, year: 2, key: 'cogs_rate', value: 0.27 },
+      { type: 'cash', caseIndex: 0, month: 21, values: { debt_raised: 3_000_000 } },
+    ]);
+    expect(wb.sync(assumption).recompiled).toBe('assumptions');
+    expectSameAsFresh(wb);
+    // A month reversed to EST is no such edit: the case compiles, and still ends where a fresh build does.
+    const reversed = written(wb, [{ type: 'reverse', caseIndex: 0, month }]);
+    expect(wb.sync(reversed).recompiled).toBe('cases');
+    expectSameAsFresh(wb);
+    // Only the sheets holding what changed were replaced.
+    const unchanged = [...grids].filter(([name]) => !name.startsWith('C1_'));
+    for (const [name, grid] of unchanged) expect(wb.grid(name), name).toBe(grid);
+    wb.destroy();
+  });
+
   it('changes nothing when the inputs are the same', () => {
     const wb = buildFixture('actuals-revisions');
     const grids = wb.sheetNames().map((name) => wb.grid(name));
