@@ -86,9 +86,10 @@ export function patchWorkbook(
 
 /**
  * Brings the workbook to another state of the plan's inputs as a whole (the plan read afresh after writes it was not
- * told of as edits): the cases whose inputs differ are compiled again (the whole plan when its own settings or its
- * list of cases differ) and HyperFormula receives the cells that differ, in one batch, or is built afresh when the
- * edits would rebuild.
+ * told of as edits). Differences that edits make (assumptions, cash items, actuals of ACT months) are applied as those
+ * edits, by `patchWorkbook`'s short ways. Otherwise the cases whose inputs differ are compiled again (the whole plan
+ * when its own settings or its list of cases differ) and HyperFormula receives the cells that differ, in one batch, or
+ * is built afresh when that changes much.
  */
 export function patchToPlan(
   hf: HyperFormula,
