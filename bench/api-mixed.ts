@@ -4,12 +4,15 @@
  * (goal: at least 0.5). The load comes from undici's pool in a process of its own, one connection per user, each user
  * sending one request after another. Printed, never asserted.
  *
+ * Then the same mix on two API processes of the database, each following the other's writes.
+ *
  * The database is TEST_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, in a schema of
  * its own that is dropped afterwards. BENCH_MIXED_SECONDS shortens (or lengthens) each phase, 30 s by default.
  */
 
 import { execFile } from 'node:child_process';
 import { WorkbookCache } from '../api/src/services/workbooks';
+import { startApiProcess } from '../api/src/testing/apiProcess';
 import { startDemoServer } from './lib/demoServer';
 
 const USERS = 50;
@@ -72,6 +75,23 @@ export async function run(): Promise<void> {
     };
     // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
     const writeOnly = await load({ origin, headers, reads: [], writes, writeShare: 1, seconds: WRITE_SECONDS });
+    // The same mix on two API processes of the database, the users shared between them: each follows the other's
+    // writes by reading the plan afresh (its cache counts them below).
+    const second = await startApiProcess({
+      DATA_DIR: demo.dataDir,
+      DATABASE_URL,
+      DATABASE_SCHEMA: demo.schema ?? '',
+      LOG_LEVEL: 'silent',
+    });
+    const syncedBefore = workbooks.stats.synced;
+    let twoProcesses: Awaited<ReturnType<typeof load>>;
+    try {
+      await load({ origin: second.url, headers, reads, writes: [], seconds: Math.min(2, SECONDS) });
+      twoProcesses = await load({ origin, alsoOrigins: [second.url], headers, reads, writes, seconds: SECONDS });
+    } finally {
+      await second.kill('SIGTERM');
+    }
+    const reloads = workbooks.stats.synced - syncedBefore;
     const ratio = mixed.rps / readOnly.rps;
     const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
     const cpu = (phase: { cpu: number }) => `${phase.cpu.toFixed(2)} ms of server CPU per request`;
@@ -107,6 +127,15 @@ export async function run(): Promise<void> {
         `${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100} mix on one plan is bounded by about ${ceiling.toFixed(0)} req/s ` +
         `(${(ceiling / readOnly.rps).toFixed(2)} x the read-only throughput)`,
     );
+    line(
+      `mixed ${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100}, ${USERS} users on two API processes, ${SECONDS} s`,
+      `${twoProcesses.rps.toFixed(0)} req/s`,
+      `${twoProcesses.errors} errors${twoProcesses.samples.length ? ` (e.g. ${twoProcesses.samples[0]})` : ''}, ` +
+        `${(twoProcesses.rps / mixed.rps).toFixed(2)} x the one-process mix; reads p50 / p95 ` +
+        `${twoProcesses.reads.p50.toFixed(1)} / ${twoProcesses.reads.p95.toFixed(1)} ms, writes ` +
+        `${twoProcesses.writes.p50.toFixed(1)} / ${twoProcesses.writes.p95.toFixed(1)} ms; ` +
+        `${reloads} reloads read afresh in this process`,
+    );
   } finally {
     await demo.close();
   }
@@ -119,6 +148,8 @@ interface LoadSpec {
   writes: Call[];
   /** The share of calls that are writes, when there are writes: WRITE_SHARE unless given. */
   writeShare?: number;
+  /** Further servers of the same database: the users are shared among `origin` and these. */
+  alsoOrigins?: string[];
   seconds: number;
 }
 
@@ -179,31 +210,40 @@ const pool = new Pool(spec.origin, { connections: spec.users });
 
 async function load(spec: LoadSpec) {
   const cpu = process.cpuUsage();
-  const output = await new Promise<string>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      ['-e', LOADER, JSON.stringify({ users: USERS, writeShare: WRITE_SHARE, ...spec })],
-      { cwd: import.meta.dirname, maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
-    ),
+  // One loader per server, the users shared among them.
+  const origins = [spec.origin, ...(spec.alsoOrigins ?? [])];
+  const results = await Promise.all(
+    origins.map(async (origin, i) => {
+      const users = Math.floor(USERS / origins.length) + (i < USERS % origins.length ? 1 : 0);
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['-e', LOADER, JSON.stringify({ users, writeShare: WRITE_SHARE, ...spec, origin })],
+          { cwd: import.meta.dirname, maxBuffer: 256 * 1024 * 1024 },
+          (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        ),
+      );
+      return JSON.parse(output) as {
+        seconds: number;
+        errors: number;
+        samples: string[];
+        reads: number[];
+        writes: number[];
+      };
+    }),
   );
-  const result = JSON.parse(output) as {
-    seconds: number;
-    errors: number;
-    samples: string[];
-    reads: number[];
-    writes: number[];
-  };
   const used = process.cpuUsage(cpu);
-  const count = result.reads.length + result.writes.length;
+  const reads = results.flatMap((r) => r.reads);
+  const writes = results.flatMap((r) => r.writes);
+  const count = reads.length + writes.length;
   return {
-    rps: count / result.seconds,
+    rps: count / Math.max(...results.map((r) => r.seconds)),
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
     cpu: (used.user + used.system) / 1000 / count,
-    errors: result.errors,
-    samples: result.samples,
-    reads: latencies(result.reads),
-    writes: latencies(result.writes),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    samples: results.flatMap((r) => r.samples),
+    reads: latencies(reads),
+    writes: latencies(writes),
   };
 }
 

@@ -27,6 +27,9 @@ export interface DemoServer {
   planIds: number[];
   /** Errors the server logged. */
   serverErrors: string[];
+  /** The server's DATA_DIR (its APP_SECRET, which signs the token) and PostgreSQL schema, for a second API process. */
+  dataDir: string;
+  schema: string | undefined;
   /** Stops the server and removes its database. */
   close(): Promise<void>;
 }
@@ -77,6 +80,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       token,
       planIds: seed.planIds,
       serverErrors,
+      dataDir,
+      schema,
       close: async () => {
         server.closeAllConnections();
         server.close();
