@@ -31,7 +31,7 @@ import {
   UPSELLING_RATE_MAX,
   UPSELLING_RATE_MIN,
 } from './schema';
-import { FIXTURES, loadFixture } from './testing';
+import { FIXTURES, loadFixture, seededRandom } from './testing';
 import { PlanWorkbook } from './workbook';
 
 /** The ends of each kind of stored number: its bounds, zero where it is allowed, and the smallest size but zero. */
@@ -54,17 +54,6 @@ type Kind = keyof typeof ENDS;
 /** How a variant picks each stored number from the ends of its kind. */
 type Pick = (kind: Kind, slot: number) => number;
 
-/** A small seeded generator (mulberry32), so a failing variant can be run again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const first = (kind: Kind) => ENDS[kind][0];
 const last = (kind: Kind) => ENDS[kind][ENDS[kind].length - 1] as number;
 
@@ -86,7 +75,7 @@ const VARIANTS: Record<string, { pick: Pick; overrides: 'none' | 'all' | 'altern
   alternating: { pick: (kind, slot) => (slot % 2 === 0 ? first(kind) : last(kind)), overrides: 'alternate' },
   ...Object.fromEntries(
     [1, 2, 3].map((seed) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick: Pick = (kind) => ENDS[kind][Math.floor(next() * ENDS[kind].length)] as number;
       return [`random ${seed}`, { pick, overrides: 'random' as const }];
     }),

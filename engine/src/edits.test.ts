@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { EditError, type PlanEdit, revisionMonth } from './edits';
 import { CaseReader } from './read/cells';
 import { COMMENT_SECTIONS, PlanFileError } from './schema';
-import { buildFixture, loadFixture } from './testing';
+import { buildFixture, loadFixture, seededRandom } from './testing';
 import { PlanWorkbook } from './workbook';
 
 const asOf = { year: 2026, month: 11 };
@@ -254,19 +254,9 @@ describe('edits', () => {
   });
 
   it('gives the same workbook as a fresh build after any run of monthly value edits, on every fixture', () => {
-    // Small deterministic generators (mulberry32), so a failure repeats: one for the edits, one for the assumption
-    // edits batched with some of them.
-    const generator = (from: number) => {
-      let seed = from;
-      return () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-        return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-      };
-    };
-    const random = generator(20261122);
-    const another = generator(20261123);
+    // Seeded generators, so a failure repeats: one for the edits, one for the assumption edits batched with some.
+    const random = seededRandom(20261122);
+    const another = seededRandom(20261123);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const cashKeys = ['beginning_cash_balance', 'equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
     const actualKeys = ['session', 'lead', 'meeting', 'order', 'churn', 'arpa', 'cogs', 'sm', 'rd', 'ga', 'other'];

@@ -13,3 +13,14 @@ export function loadFixture(name: string): unknown {
 export function buildFixture(name: string): PlanWorkbook {
   return PlanWorkbook.build(loadFixture(name), { asOf: { year: 2026, month: 11 } });
 }
+
+/** A small seeded generator of numbers in [0, 1) (mulberry32), so that a failing variant can be run again. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
