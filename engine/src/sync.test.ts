@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits, type PlanEdit } from './edits';
 import { COMMENT_SECTIONS, parsePlanFile } from './schema';
-import { buildFixture } from './testing';
+import { buildFixture, seededRandom } from './testing';
 import { PlanWorkbook } from './workbook';
 
 const asOf = { year: 2026, month: 11 };
@@ -133,5 +133,51 @@ describe('sync', () => {
     expect(wb.refused.map((issue) => issue.path)).toEqual(['cases.0.cash.20.equity_raised']);
     expectSameAsFresh(wb, stored);
     wb.destroy();
+  });
+
+  it("ends where a fresh build does after any run of other writers' edits, on every fixture", () => {
+    const random = seededRandom(20261124);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const rates = ['churn_rate', 'cogs_rate', 'sm_rate', 'ga_rate'] as const;
+    const cashKeys = ['equity_raised', 'debt_raised', 'debt_payment', 'other'] as const;
+    const taken = { none: 0, assumptions: 0, cases: 0, plan: 0, rebuilt: 0 };
+    for (const fixture of ['saas-jpy-t2d3', 'selfserve-usd-custom', 'three-cases', 'actuals-revisions']) {
+      const wb = buildFixture(fixture);
+      for (let round = 0; round < 10; round++) {
+        // What other processes wrote meanwhile: one to four edits of any kind a write makes to a case.
+        const edits: PlanEdit[] = Array.from({ length: 1 + Math.floor(random() * 4) }, (): PlanEdit => {
+          const caseIndex = Math.floor(random() * wb.plan.cases.length);
+          const act = wb.caseLayout(caseIndex).act;
+          const value = Math.round(random() * 1_000_000);
+          const roll = random();
+          if (roll < 0.3) {
+            const rate = Math.round(random() * 300) / 1000;
+            return { type: 'year', caseIndex, year: 1 + Math.floor(random() * 6), key: pick(rates), value: rate };
+          }
+          if (roll < 0.55) {
+            const values = { [pick(cashKeys)]: random() < 0.2 ? null : value };
+            return { type: 'cash', caseIndex, month: 1 + Math.floor(random() * 72), values };
+          }
+          if (roll < 0.8) {
+            const month = act.length > 0 && random() < 0.7 ? pick(act) : 1 + Math.floor(random() * 24);
+            return { type: 'actual', caseIndex, month, values: { order: Math.round(random() * 20), sm: value } };
+          }
+          if (roll < 0.87 && act.length > 0) return { type: 'reverse', caseIndex, month: pick(act) };
+          if (roll < 0.94) return { type: 'caseRate', caseIndex, value: 0.5 + Math.round(random() * 10) / 10 };
+          return { type: 'caseName', caseIndex, value: `Case ${round}` };
+        });
+        const plan = written(wb, edits);
+        const result = wb.sync(plan);
+        taken[result.rebuilt ? 'rebuilt' : result.recompiled] += 1;
+        expect(wb.plan).toEqual(plan);
+        if (round % 3 === 2) expectSameAsFresh(wb);
+      }
+      expectSameAsFresh(wb);
+      wb.destroy();
+    }
+    // The runs took the short ways of edits and the compiling ones alike.
+    expect(taken.none).toBeGreaterThan(0);
+    expect(taken.assumptions).toBeGreaterThan(0);
+    expect(taken.cases).toBeGreaterThan(0);
   });
 });
