@@ -203,8 +203,9 @@ export class PlanWorkbook {
 
   /**
    * Brings the workbook to the plan's inputs as they now stand (read afresh, after writes it was not given as edits):
-   * what differs is compiled and written in one batch, or HyperFormula is built afresh when that changes much. Stored
-   * values outside the plan file's bounds are left out and named in `refused`, as `build` does.
+   * what differs is applied as the edits it amounts to, or compiled and written in one batch, or HyperFormula is built
+   * afresh when that changes much (`patchToPlan`). Stored values outside the plan file's bounds are left out and named
+   * in `refused`, as `build` does.
    * @throws {PlanFileError} when the plan file cannot be read even so; the workbook is then unchanged.
    */
   sync(input: unknown): ApplyResult {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { createPlan, planForm, startTestApi, type TestApi } from '../testing/harness';
 
 /** Each refusal names the real problem of its field (product-and-account.md section 5's message catalogue). */
 let api: TestApi;
@@ -10,8 +10,7 @@ let caseId: number;
 beforeAll(async () => {
   api = await startTestApi();
   ({ token } = await api.user('messages@example.com', 'team'));
-  planId = (await api.call('POST', '/business-plan/create', { token, form: planForm() })).body.data.business_plan_id;
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ planId, caseId } = await createPlan(api, token));
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForChanges, openDb } from '../db';
-import { planForm, startTestApi } from '../testing/harness';
+import { createPlan, startTestApi } from '../testing/harness';
 import { type EditsFor, type PlanAccess, type PlanRow, planAccess } from './access';
 import { AccessCache } from './accessCache';
 import { saveCashflow } from './monthly';
@@ -24,21 +24,11 @@ const asOf = { year: 2026, month: 10 };
 beforeAll(async () => {
   api = await startTestApi({ now: () => today });
   ({ token, user } = await api.user('workbooks@example.com', 'team'));
-  planId = await createPlan('Load plan');
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ planId, caseId } = await createPlan(api, token, { business_plan_name: 'Load plan' }));
 });
 afterAll(async () => {
   await api.close();
 });
-
-async function createPlan(name: string): Promise<number> {
-  const created = await api.call('POST', '/business-plan/create', {
-    token,
-    form: planForm({ business_plan_name: name }),
-  });
-  expect(created.status).toBe(201);
-  return created.body.data.business_plan_id;
-}
 
 const get = (path: string, query: Record<string, string | number> = {}) =>
   api.call('GET', path, { token, query: { business_plan_id: planId, ...query } });
@@ -150,7 +140,7 @@ describe('WorkbookCache', () => {
   });
 
   it('never destroys a workbook that a reader still holds', async () => {
-    const secondPlan = await createPlan('Second plan');
+    const { planId: secondPlan } = await createPlan(api, token, { business_plan_name: 'Second plan' });
     const cache = new WorkbookCache(1);
     const plan = await planRow();
     const held = await cache.get(api.db, plan, asOf);
