@@ -79,3 +79,76 @@ describe('a month of actuals with only ARPA entered', () => {
     close(year.actual.monthly[0].meeting, 125 / 9 / 0.27);
   });
 });
+
+describe('a month of actuals saved for every case at once', () => {
+  it('stores each entered value and clears each null for every case, as one change in two statements', async () => {
+    const plan = await createPlan(api, token, { business_plan_name: 'Every case' });
+    const created = await api.call('POST', '/case/create', {
+      token,
+      body: { business_plan_id: plan.planId, case_name: 'Upside', case_rate: 1.2 },
+    });
+    expect(created.status).toBe(200);
+    const caseIds = (await api.db('cases').where({ plan_id: plan.planId }).orderBy('position')).map((c) =>
+      Number(c.id),
+    );
+    expect(caseIds).toHaveLength(2);
+    const save = (values: Record<string, number | null>) =>
+      api.call('POST', '/pl/monthly/edit', {
+        token,
+        body: { business_plan_id: plan.planId, year: 1, month: 2, ...values },
+      });
+    expect((await save({ session: 1_800, lead: 120, meeting: 40, arpa: 11_000 })).status).toBe(200);
+
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    api.db.on('query', record);
+    const saved = await save({ session: 2_000, lead: null, meeting: 45, order: 12, arpa: null }).finally(() =>
+      api.db.off('query', record),
+    );
+    expect(saved.status).toBe(200);
+
+    const stored = await api
+      .db('monthly_inputs')
+      .whereIn('case_id', caseIds)
+      .andWhere({ month: 2, layer: 'actual' })
+      .orderBy(['case_id', 'key']);
+    expect(stored.map((r) => [Number(r.case_id), r.key, Number(r.value)])).toEqual(
+      caseIds.flatMap((id) => [
+        [id, 'meeting', 45],
+        [id, 'order', 12],
+        [id, 'session', 2_000],
+      ]),
+    );
+    const statuses = await api.db('monthly_status').whereIn('case_id', caseIds).andWhere({ month: 2 });
+    expect(statuses.map((s) => s.status)).toEqual(['ACT', 'ACT']);
+    // Under the plan's lock: one statement clears, one stores the values, one marks the month ACT, whatever the
+    // number of values and cases.
+    const writes = statements.filter((sql) => /^(insert|delete|update)/i.test(sql) && !/business_plans/.test(sql));
+    expect(writes.map((sql) => sql.split(' ').slice(0, 3).join(' '))).toEqual([
+      'delete from "monthly_inputs"',
+      'insert into "monthly_inputs"',
+      'insert into "monthly_status"',
+    ]);
+
+    // One change in the plan's history, holding every row: 2 cleared and 3 stored per case.
+    const history = await api.call('GET', '/history', { token, query: { business_plan_id: plan.planId } });
+    const change = history.body.data.changes[0];
+    expect(change.action).toBe('/pl/monthly/edit');
+    const ops = change.items.map((item: { case_id: number; key: string; op: string }) => [
+      item.case_id,
+      item.key,
+      item.op,
+    ]);
+    expect(ops.sort()).toEqual(
+      caseIds
+        .flatMap((id) => [
+          [id, 'arpa', 'remove'],
+          [id, 'lead', 'remove'],
+          [id, 'meeting', 'change'],
+          [id, 'order', 'add'],
+          [id, 'session', 'change'],
+        ])
+        .sort(),
+    );
+  });
+});
