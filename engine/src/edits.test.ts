@@ -67,6 +67,23 @@ describe('edits', () => {
     expectSameAsFresh(wb);
   });
 
+  it("reads a case's actual sheets afresh after they were removed and added again", () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    const actual = (order: number): PlanEdit => ({ type: 'actual', caseIndex: 0, month: 1, values: { order } });
+    wb.apply(actual(2));
+    // Read once, so that the workbook knows the sheets by their ids.
+    expect(wb.monthlyGrid(0, 1, 'actual')[0]?.values.order).toBe(2);
+    // The only ACT month returned to the forecast: the actual sheets go; then entered again: new sheets.
+    wb.apply({ type: 'reverse', caseIndex: 0, month: 1 });
+    expect(wb.caseLayout(0).sheets.actual).toBeUndefined();
+    wb.apply(actual(5));
+    expect(wb.monthlyGrid(0, 1, 'actual')[0]?.values.order).toBe(5);
+    expect(wb.monthlyGrid(0, 1, 'difference_value')[0]?.values.order).toBe(
+      5 - (wb.monthlyGrid(0, 1, 'estimate')[0]?.values.order ?? 0),
+    );
+    expectSameAsFresh(wb);
+  });
+
   it('adds and deletes cases, keeping one to three', () => {
     const wb = buildFixture('saas-jpy-t2d3');
     wb.apply({ type: 'addCase', case: { case_name: 'Ideal case', case_rate: 2 } });

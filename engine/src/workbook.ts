@@ -45,6 +45,9 @@ export interface BrokenCell {
 }
 
 export class PlanWorkbook {
+  /** Sheet ids by name in the HyperFormula instance as it stands: emptied whenever it or its sheets may change. */
+  private readonly sheetIds = new Map<string, number>();
+
   private constructor(
     private hf: HyperFormula,
     private state: WorkbookState,
@@ -122,8 +125,11 @@ export class PlanWorkbook {
   }
 
   private sheetId(sheet: string): number {
+    const known = this.sheetIds.get(sheet);
+    if (known !== undefined) return known;
     const id = this.hf.getSheetId(sheet);
     if (id === undefined) throw new RangeError(`no sheet ${sheet}`);
+    this.sheetIds.set(sheet, id);
     return id;
   }
 
@@ -188,6 +194,8 @@ export class PlanWorkbook {
    */
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
     const list = Array.isArray(edits) ? edits : [edits];
+    // Patching may add and remove sheets (a case's first ACT month), rebuilding replaces them all.
+    this.sheetIds.clear();
     const { state, result, rebuild } = patchWorkbook(this.hf, this.state, this.options, list);
     if (rebuild) {
       // Edits that change much of the workbook (a year of actuals at once): a fresh HyperFormula of the compiled
@@ -210,6 +218,7 @@ export class PlanWorkbook {
    */
   sync(input: unknown): ApplyResult {
     const { plan, refused } = salvagePlanFile(input);
+    this.sheetIds.clear();
     const { state, result, rebuild } = patchToPlan(this.hf, this.state, this.options, plan);
     if (rebuild) {
       this.hf.destroy();

@@ -125,8 +125,13 @@ function inputYear(wb: PlanWorkbook, field: string | undefined, key: string | un
   }
 }
 
+/** The blocks of a Variance sheet, in its order. */
+const VARIANCE_BLOCKS: readonly ViewName[] = ['progress', 'difference_value', 'difference_rate'];
+
 export class CaseReader {
   readonly layout: CaseLayout;
+  /** The Variance sheet's rows by key, once read. */
+  private varianceIndex: Map<string, number> | undefined;
   constructor(
     readonly wb: PlanWorkbook,
     readonly caseIndex: number,
@@ -195,9 +200,10 @@ export class CaseReader {
 
   private varianceRow(block: ViewName, key: string): number | undefined {
     const rows = this.layout.varianceRows;
-    const i = rows.findIndex((r) => r.key === key);
-    if (i < 0) return undefined;
-    const b = ['progress', 'difference_value', 'difference_rate'].indexOf(block);
+    this.varianceIndex ??= new Map(rows.map((r, i) => [r.key, i]));
+    const i = this.varianceIndex.get(key);
+    if (i === undefined) return undefined;
+    const b = VARIANCE_BLOCKS.indexOf(block);
     return 1 + b * (rows.length + 1) + i + 1;
   }
 

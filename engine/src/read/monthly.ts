@@ -58,16 +58,27 @@ export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, v
 /**
  * The columns of `monthlyGrid` with NaN where a figure could not be computed, for the answers built on them. Count
  * flows are whole numbers whose quarters and year foot (`footing.ts`) in the views that sum them.
+ * @param views the year's views read already, by the caller that reads several (the difference foots on the actual
+ *   and the estimate): read once, kept unchanged
  */
-function gridColumns(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
+function gridColumns(
+  wb: PlanWorkbook,
+  caseIndex: number,
+  year: number,
+  view: ViewName,
+  views = new Map<ViewName, GridColumn[]>(),
+): GridColumn[] {
+  const read = views.get(view);
+  if (read) return read;
   const columns = workbookColumns(wb, caseIndex, year, view);
   const { months, quarters, cy } = periodValues(columns);
   if (view === 'estimate' || view === 'actual' || view === 'forecast') footCounts(months, quarters, cy);
   else if (view === 'difference_value') {
-    const actual = periodValues(gridColumns(wb, caseIndex, year, 'actual')).months;
-    const estimate = periodValues(gridColumns(wb, caseIndex, year, 'estimate')).months;
+    const actual = periodValues(gridColumns(wb, caseIndex, year, 'actual', views)).months;
+    const estimate = periodValues(gridColumns(wb, caseIndex, year, 'estimate', views)).months;
     footDifferences(months, quarters, cy, actual, estimate);
   }
+  views.set(view, columns);
   return columns;
 }
 
@@ -187,10 +198,10 @@ export function monthlyPl(
   const r = new CaseReader(wb, caseIndex);
   const template = wb.plan.template;
   return years.map((year) => {
-    const views = Object.fromEntries(VIEWS.map((v) => [v, toRecords(gridColumns(wb, caseIndex, year, v))])) as Record<
-      ViewName,
-      ViewRecords
-    >;
+    const read = new Map<ViewName, GridColumn[]>();
+    const views = Object.fromEntries(
+      VIEWS.map((v) => [v, toRecords(gridColumns(wb, caseIndex, year, v, read))]),
+    ) as Record<ViewName, ViewRecords>;
     const series: Record<string, GraphSeries> = {};
     for (const [name, key] of Object.entries(GRAPH_SERIES)) {
       if ((key === 'lead' || key === 'meeting') && template !== 'saas') continue;
