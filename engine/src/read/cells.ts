@@ -200,7 +200,8 @@ export class CaseReader {
 
   private varianceRow(block: ViewName, key: string): number | undefined {
     const rows = this.layout.varianceRows;
-    this.varianceIndex ??= new Map(rows.map((r, i) => [r.key, i]));
+    // The first row of a key, as a search from the top finds it.
+    this.varianceIndex ??= new Map(rows.map((r, i) => [r.key, i] as const).reverse());
     const i = this.varianceIndex.get(key);
     if (i === undefined) return undefined;
     const b = VARIANCE_BLOCKS.indexOf(block);
