@@ -11,6 +11,7 @@
  */
 
 import { execFile } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WorkbookCache } from '../api/src/services/workbooks';
 import { startApiProcess } from '../api/src/testing/apiProcess';
 import { startDemoServer } from './lib/demoServer';
@@ -94,7 +95,9 @@ export async function run(): Promise<void> {
     const reloads = workbooks.stats.synced - syncedBefore;
     const ratio = mixed.rps / readOnly.rps;
     const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
-    const cpu = (phase: { cpu: number }) => `${phase.cpu.toFixed(2)} ms of server CPU per request`;
+    const cpu = (phase: { cpu: number; loop: { p50: number; p99: number } }) =>
+      `${phase.cpu.toFixed(2)} ms of server CPU per request, event-loop delay p50 / p99 ` +
+      `${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms`;
     line(
       `read-only, ${USERS} users, ${SECONDS} s`,
       `${readOnly.rps.toFixed(0)} req/s`,
@@ -210,6 +213,10 @@ const pool = new Pool(spec.origin, { connections: spec.users });
 
 async function load(spec: LoadSpec) {
   const cpu = process.cpuUsage();
+  // How long ready work waited for the server's event loop: each database round trip of a write waits this long once
+  // more, on top of the database's own time.
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   // One loader per server, the users shared among them.
   const origins = [spec.origin, ...(spec.alsoOrigins ?? [])];
   const results = await Promise.all(
@@ -233,6 +240,7 @@ async function load(spec: LoadSpec) {
     }),
   );
   const used = process.cpuUsage(cpu);
+  loopDelay.disable();
   const reads = results.flatMap((r) => r.reads);
   const writes = results.flatMap((r) => r.writes);
   const count = reads.length + writes.length;
@@ -240,6 +248,8 @@ async function load(spec: LoadSpec) {
     rps: count / Math.max(...results.map((r) => r.seconds)),
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
     cpu: (used.user + used.system) / 1000 / count,
+    /** The server's event-loop delay, p50 and p99, in ms. */
+    loop: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6 },
     errors: results.reduce((n, r) => n + r.errors, 0),
     samples: results.flatMap((r) => r.samples),
     reads: latencies(reads),
