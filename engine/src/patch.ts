@@ -59,17 +59,14 @@ export function patchWorkbook(
   const next = parsePlanFile(applyEdits(state.plan, edits));
   // Assumption edits beside literal writes keep the short way: their Assumptions sheets are compiled again and
   // written in the same batch.
-  const writes = literalWrites(
-    state,
-    edits.filter((e) => !isAssumptionEdit(e)),
-    next,
-  );
-  if (writes) return writeLiterals(hf, state, writes, next, edits);
   const assumptionEdits = edits.filter(isAssumptionEdit);
-  const assumptionsOnly = assumptionEdits.length === edits.length;
+  const otherEdits = edits.filter((e) => !isAssumptionEdit(e));
+  const writes = literalWrites(state, otherEdits, next);
+  if (writes) return writeLiterals(hf, state, writes, next, edits);
+  const assumptionsOnly = otherEdits.length === 0;
   // The cases the other edits change are compiled again (their Assumptions sheets with them); the Assumptions sheets
   // of other cases, only.
-  const cases = editedCases(edits.filter((e) => !isAssumptionEdit(e)));
+  const cases = editedCases(otherEdits);
   const compiled = assumptionsOnly
     ? withAssumptions(state.compiled, next, edits)
     : cases
@@ -106,10 +103,9 @@ export function patchToPlan(
   if (edits && sameData(parsePlanFile(applyEdits(state.plan, edits)), next)) {
     return patchWorkbook(hf, state, options, edits);
   }
-  const { cases: wasCases, ...wasSettings } = state.plan;
-  const { cases: nowCases, ...nowSettings } = next;
-  const sameList = wasCases.length === nowCases.length && sameData(wasSettings, nowSettings);
-  const cases = sameList ? new Set(nowCases.flatMap((c, i) => (sameData(c, wasCases[i]) ? [] : [i]))) : undefined;
+  const cases = sameSettings(state.plan, next)
+    ? new Set(next.cases.flatMap((c, i) => (sameData(c, state.plan.cases[i]) ? [] : [i])))
+    : undefined;
   const compiled = cases ? recompileCases(before, next, cases) : compilePlan(next, options);
   const rebuild =
     actMonthsAdded(before, compiled) >= REBUILD_MONTHS ||
@@ -123,12 +119,10 @@ export function patchToPlan(
  * its cases' other inputs, a month's actuals removed or reversed).
  */
 function editsBetween(plan: PlanFile, next: PlanFile): PlanEdit[] | undefined {
-  const { cases: wasCases, ...wasSettings } = plan;
-  const { cases: nowCases, ...nowSettings } = next;
-  if (wasCases.length !== nowCases.length || !sameData(wasSettings, nowSettings)) return undefined;
+  if (!sameSettings(plan, next)) return undefined;
   const edits: PlanEdit[] = [];
-  for (const [caseIndex, now] of nowCases.entries()) {
-    const was = wasCases[caseIndex];
+  for (const [caseIndex, now] of next.cases.entries()) {
+    const was = plan.cases[caseIndex];
     if (!was) return undefined;
     const { years: wasYears, cash: wasCash, actuals: wasActuals, ...wasRest } = was;
     const { years: nowYears, cash: nowCash, actuals: nowActuals, ...nowRest } = now;
@@ -148,6 +142,13 @@ function editsBetween(plan: PlanFile, next: PlanFile): PlanEdit[] | undefined {
     }
   }
   return edits;
+}
+
+/** Whether two plans have the same settings (everything but their cases) and as many cases. */
+function sameSettings(plan: PlanFile, next: PlanFile): boolean {
+  const { cases: wasCases, ...wasSettings } = plan;
+  const { cases: nowCases, ...nowSettings } = next;
+  return wasCases.length === nowCases.length && sameData(wasSettings, nowSettings);
 }
 
 /**
@@ -444,7 +445,6 @@ function changedModels(
   // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
   // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
   const moved = edits === 'all' || edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return next.compiled.cases
     .map((layout) => {
       const models = new Set<ReadModelName>();
@@ -460,13 +460,13 @@ function changedModels(
       if (!previous.compiled.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
       const ofCase = edits === 'all' ? [] : edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
       const commented = moved || ofCase.some((e) => e.type === 'comment');
-      if (commented && !same(was?.comments, now?.comments)) models.add('monthly');
+      if (commented && !sameData(was?.comments, now?.comments)) models.add('monthly');
       const months = moved
         ? undefined
         : ofCase.flatMap((e) => (e.type === 'actual' || e.type === 'reverse' ? [String(e.month)] : []));
       const actualsMoved = months
-        ? months.some((t) => !same(was?.actuals[t], now?.actuals[t]))
-        : !same(was?.actuals, now?.actuals);
+        ? months.some((t) => !sameData(was?.actuals[t], now?.actuals[t]))
+        : !sameData(was?.actuals, now?.actuals);
       if (actualsMoved) models.add('monthly').add('dashboard');
       return { caseIndex: layout.index, models: [...models] };
     })

@@ -194,17 +194,7 @@ export class PlanWorkbook {
    */
   apply(edits: PlanEdit | PlanEdit[]): ApplyResult {
     const list = Array.isArray(edits) ? edits : [edits];
-    // Patching may add and remove sheets (a case's first ACT month), rebuilding replaces them all.
-    this.sheetIds.clear();
-    const { state, result, rebuild } = patchWorkbook(this.hf, this.state, this.options, list);
-    if (rebuild) {
-      // Edits that change much of the workbook (a year of actuals at once): a fresh HyperFormula of the compiled
-      // sheets costs less than patching their cells one by one.
-      // The old one goes first, so that the two never hold memory together.
-      this.hf.destroy();
-      this.hf = buildHyperFormula(state.compiled);
-    }
-    this.state = state;
+    const result = this.patch((hf, state) => patchWorkbook(hf, state, this.options, list));
     this.refusedInputs = stillRefused(this.refusedInputs, list);
     return result;
   }
@@ -218,14 +208,27 @@ export class PlanWorkbook {
    */
   sync(input: unknown): ApplyResult {
     const { plan, refused } = salvagePlanFile(input);
+    const result = this.patch((hf, state) => patchToPlan(hf, state, this.options, plan));
+    this.refusedInputs = refused;
+    return result;
+  }
+
+  /**
+   * Runs a patch of the workbook and takes its new state. When the patch asks for it (edits that change much of the
+   * workbook, such as a year of actuals at once), HyperFormula is built afresh from the compiled sheets, which costs
+   * less than patching their cells one by one; the old one goes first, so that the two never hold memory together.
+   */
+  private patch(
+    patch: (hf: HyperFormula, state: WorkbookState) => { state: WorkbookState; result: ApplyResult; rebuild?: boolean },
+  ): ApplyResult {
+    // Patching may add and remove sheets (a case's first ACT month), rebuilding replaces them all.
     this.sheetIds.clear();
-    const { state, result, rebuild } = patchToPlan(this.hf, this.state, this.options, plan);
+    const { state, result, rebuild } = patch(this.hf, this.state);
     if (rebuild) {
       this.hf.destroy();
       this.hf = buildHyperFormula(state.compiled);
     }
     this.state = state;
-    this.refusedInputs = refused;
     return result;
   }
 

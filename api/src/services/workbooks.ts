@@ -198,12 +198,7 @@ export class WorkbookCache {
     if (!entry || (entry.ready && version <= entry.ready.version)) return;
     this.hear(entry, version);
     entry.pending.set(version, editsFor);
-    if (entry.waiting.length > 0) {
-      const known = this.known(entry);
-      const woken = entry.waiting.filter((w) => w.version <= known);
-      entry.waiting = entry.waiting.filter((w) => w.version > known);
-      for (const w of woken) w.wake();
-    }
+    if (entry.waiting.length > 0) this.wake(entry, this.known(entry));
     if (entry.pending.size >= APPLY_AT) this.catchUp(entry);
     if (entry.pending.size > MAX_PENDING) this.entries.delete(planId);
   }
@@ -218,6 +213,11 @@ export class WorkbookCache {
     if (!elsewhere || !entry || version <= entry.elsewhere || (entry.ready && version <= entry.ready.version)) return;
     entry.elsewhere = version;
     this.hear(entry, version);
+    this.wake(entry, version);
+  }
+
+  /** Wakes the reads that wait for the report of a version up to `version`. */
+  private wake(entry: Entry, version: number): void {
     const woken = entry.waiting.filter((w) => w.version <= version);
     entry.waiting = entry.waiting.filter((w) => w.version > version);
     for (const w of woken) w.wake();
