@@ -15,7 +15,38 @@ export interface CachedAnswer {
   gzipped?: Buffer;
 }
 
-export const cachedAnswer = (body: unknown): CachedAnswer => ({ json: Buffer.from(JSON.stringify(body)) });
+const cachedAnswer = (body: unknown): CachedAnswer => ({ json: Buffer.from(JSON.stringify(body)) });
+
+/** Answers being computed, by the map they will be kept in and their key. */
+const computing = new WeakMap<Map<string, CachedAnswer>, Map<string, Promise<CachedAnswer>>>();
+
+/**
+ * The answer kept in `answers` under `key`, else `body()` serialised and kept. Reads that miss the same answer while
+ * it is computed share that one computation: right after a plan's new version, every reader of a screen misses it
+ * at once.
+ */
+export async function cachedOnce(
+  answers: Map<string, CachedAnswer>,
+  key: string,
+  body: () => Promise<unknown>,
+): Promise<CachedAnswer> {
+  const kept = answers.get(key);
+  if (kept) return kept;
+  const inFlight = computing.get(answers) ?? new Map<string, Promise<CachedAnswer>>();
+  computing.set(answers, inFlight);
+  let answer = inFlight.get(key);
+  if (!answer) {
+    answer = body()
+      .then((value) => {
+        const serialised = cachedAnswer(value);
+        answers.set(key, serialised);
+        return serialised;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, answer);
+  }
+  return answer;
+}
 
 /**
  * Sends a cached answer, gzipped for clients that accept it (every browser does). The gzip is made once per answer,

@@ -12,7 +12,7 @@ import {
 import { type CsvLanguage, csvFileName, csvLanguage, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
 import type { z } from 'zod';
 import type { Services } from '../app';
-import { cachedAnswer, sendCached, sendCachedNow } from '../http/cachedAnswer';
+import { cachedOnce, sendCached, sendCachedNow } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
 import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
@@ -99,12 +99,9 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     };
     const run = async ({ ctx, input, access }: { ctx: AppContext; input: ScreenInput; access: PlanAccess }) => {
       const compiled = await compiledPlan(screen(access));
-      const key = keyOf(input);
-      let cached = compiled.answers.get(key);
-      if (cached === undefined) {
-        cached = cachedAnswer({ data: await answer(screen(access), input) });
-        compiled.answers.set(key, cached);
-      }
+      const cached = await cachedOnce(compiled.answers, keyOf(input), async () => ({
+        data: await answer(screen(access), input),
+      }));
       await sendCached(ctx, cached);
       return undefined;
     };
