@@ -71,7 +71,8 @@ export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const db = knexFactory({
       client: 'pg',
-      connection: options.databaseUrl,
+      // Pipelined: a statement sent while the connection awaits another's answer goes out at once (`runGroup`).
+      connection: { connectionString: options.databaseUrl, pipeline: true } as Knex.PgConnectionConfig,
       pool: { min: 0, max: 10 },
       ...(searchPath ? { searchPath } : {}),
     });

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncResource } from 'node:async_hooks';
 import {
   AREAS,
   clampRoles,
@@ -20,7 +20,7 @@ import {
 } from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
 import type { Db } from '../db';
-import { PLAN_VERSION_ONLY } from './accessWrites';
+import { mayWrite, PLAN_VERSION_ONLY } from './accessWrites';
 import { type ChangeActor, changeSettings, currentActor } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
 
@@ -294,6 +294,33 @@ async function nameNextChange(trx: Db, planId: number, actor: ChangeActor): Prom
   if (locked?.planId === planId) locked.caseIds = caseIdSet(rows[0]?.case_ids ?? []);
 }
 
+/** A `pg` client in pipeline mode (`db.ts`): it sends each statement at once, without waiting for earlier answers. */
+interface PipelinedClient {
+  pipeline: true;
+  query(sql: string, bindings: readonly unknown[]): Promise<unknown>;
+}
+
+/** The transaction's connection when it pipelines (PostgreSQL); undefined on PGlite, which has no round trips. */
+async function pipelinedConnection(trx: Db): Promise<PipelinedClient | undefined> {
+  const connection: unknown = await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection();
+  const pipelined = (connection as Partial<PipelinedClient> | null)?.pipeline === true;
+  return pipelined ? (connection as PipelinedClient) : undefined;
+}
+
+/**
+ * Names the transaction's next writes to the plan as a new change of `actor`, sent ahead of them on the pipelined
+ * connection: the statement is on the wire before the write's own, which follow without waiting for its answer.
+ * The plan's case ids are not read again: only for writes after one that may have added or removed cases.
+ */
+function nameNextChangeAhead(connection: PipelinedClient, trx: Db, planId: number, actor: ChangeActor) {
+  const { sql, bindings } = changeSettings(planId, actor);
+  const statement = trx.raw(`SELECT ${sql}`, bindings).toSQL().toNative();
+  const named = connection.query(statement.sql, statement.bindings);
+  // Awaited after the write; a failure fails the write's own statements first (the transaction is aborted).
+  named.catch(() => undefined);
+  return named;
+}
+
 /** The plan's case ids as `ARRAY(SELECT c.id ...)` answers them (numbers, or strings for big integers). */
 const caseIdSet = (ids: (number | string)[]): ReadonlySet<number> => new Set(ids.map(Number));
 
@@ -373,10 +400,13 @@ export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Pr
   const queues = writeQueues.get(db) ?? new Map<number, QueuedWrite[]>();
   writeQueues.set(db, queues);
   return new Promise<T>((resolve, reject) => {
+    // The request's async context (`AsyncLocalStorage.snapshot` does the same, and builds deprecation wrappers each
+    // time).
+    const context = new AsyncResource('topline.planWrite');
     const write: QueuedWrite = {
       body,
       actor: currentActor(),
-      inContext: AsyncLocalStorage.snapshot(),
+      inContext: (fn) => context.runInAsyncScope(fn),
       resolve: resolve as (value: unknown) => void,
       reject,
     };
@@ -394,63 +424,90 @@ export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Pr
   });
 }
 
-/** Runs the plan's queued writes, a group at a time, until none is left. */
+/**
+ * Runs the plan's queued writes, a group at a time, until none is left. A group's writers hear their answers once
+ * the next group's transaction has started: the next commit waits neither for the answers nor for what they set off
+ * (the workbook's recalculation, the readers it wakes).
+ */
 async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: number): Promise<void> {
-  for (;;) {
-    const queue = queues.get(planId) ?? [];
-    if (queue.length === 0) {
-      queues.delete(planId);
-      return;
-    }
-    const group = queue.splice(0, MAX_GROUP);
-    if (group.length === 1 && group[0]) await runAlone(db, planId, group[0]);
-    else await runGroup(db, planId, group);
-  }
-}
-
-async function runAlone(db: Db, planId: number, write: QueuedWrite): Promise<void> {
+  let answerLast: Answers | undefined;
   try {
-    write.resolve(
-      await db.transaction(async (trx) => {
-        await lockPlanForChange(trx, planId, write.actor);
-        return write.inContext(() => write.body(trx));
-      }),
-    );
-  } catch (error) {
-    write.reject(error);
+    for (;;) {
+      const queue = queues.get(planId) ?? [];
+      if (queue.length === 0) {
+        queues.delete(planId);
+        return;
+      }
+      const group = queue.splice(0, MAX_GROUP);
+      const running = group.length === 1 && group[0] ? runAlone(db, planId, group[0]) : runGroup(db, planId, group);
+      if (answerLast) setImmediate(answerLast);
+      answerLast = await running;
+    }
+  } finally {
+    answerLast?.();
   }
 }
 
-async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<void> {
+/** Answers the writers of a committed (or failed) transaction. */
+type Answers = () => void;
+
+async function runAlone(db: Db, planId: number, write: QueuedWrite): Promise<Answers> {
+  try {
+    const value = await db.transaction(async (trx) => {
+      await lockPlanForChange(trx, planId, write.actor);
+      return write.inContext(() => write.body(trx));
+    });
+    return () => write.resolve(value);
+  } catch (error) {
+    return () => write.reject(error);
+  }
+}
+
+async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<Answers> {
   let refused = false;
   let results: unknown[];
   try {
     results = await db.transaction(async (trx) => {
       const answers: unknown[] = [];
+      const pipelined = await pipelinedConnection(trx);
+      // Whether a write of the group may have added or removed cases since the plan's case ids were last read.
+      let casesMayDiffer = false;
+      trx.on('query', (query: { method?: string; sql?: string }) => {
+        if (mayWrite(query, 'cases')) casesMayDiffer = true;
+      });
       for (const [index, write] of group.entries()) {
+        let named: Promise<unknown> | undefined;
         if (index === 0) await lockPlanForChange(trx, planId, write.actor, true);
-        // An earlier write of the group may have added or removed cases: read again with the change's name.
-        else await nameNextChange(trx, planId, write.actor);
+        else if (pipelined && !casesMayDiffer) named = nameNextChangeAhead(pipelined, trx, planId, write.actor);
+        else {
+          // Read the case ids again with the change's name, after a write that may have changed them.
+          await nameNextChange(trx, planId, write.actor);
+          casesMayDiffer = false;
+        }
         try {
           answers.push(await write.inContext(() => write.body(trx)));
         } catch (error) {
           refused = true;
           throw error;
         }
+        await named;
       }
       await writeBumps(trx, planId);
       return answers;
     });
   } catch (error) {
     if (!refused) {
-      for (const write of group) write.reject(error);
-      return;
+      return () => {
+        for (const write of group) write.reject(error);
+      };
     }
     // Nothing of the group was written: each write runs again on its own, in order, and answers for itself.
-    for (const write of group) await runAlone(db, planId, write);
-    return;
+    for (const write of group) (await runAlone(db, planId, write))();
+    return () => undefined;
   }
-  for (const [index, write] of group.entries()) write.resolve(results[index]);
+  return () => {
+    for (const [index, write] of group.entries()) write.resolve(results[index]);
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import knexFactory from 'knex';
 import { describe, expect, it } from 'vitest';
-import { PLAN_VERSION_ONLY, writesAccess } from './accessWrites';
+import { mayWrite, PLAN_VERSION_ONLY, writesAccess } from './accessWrites';
 
 // Statements as knex compiles them for PostgreSQL (no connection needed to compile).
 const sql = knexFactory({ client: 'pg' });
@@ -49,5 +49,32 @@ describe('which statements change what access decisions are made of', () => {
     expect(writesAccess({ method: 'raw', sql: 'CALL refresh_everything()' })).toBe(true);
     expect(writesAccess({ method: 'raw', sql: 'TRUNCATE users CASCADE' })).toBe(true);
     expect(writesAccess({ method: 'raw', sql: 'DO $$ BEGIN END $$' })).toBe(true);
+  });
+});
+
+describe('which statements may write a given table', () => {
+  const writes = (builder: Builder, table: string) => {
+    const compiled = builder.toSQL();
+    return mayWrite({ method: compiled.method, sql: compiled.sql }, table);
+  };
+
+  it('counts plain writes to that table and statements of any other shape', () => {
+    expect(writes(sql('cases').insert({ plan_id: 1, case_name: 'Upside' }), 'cases')).toBe(true);
+    expect(writes(sql('cases').where({ id: 4 }).delete(), 'cases')).toBe(true);
+    expect(writes(sql.withSchema('tenant_a').table('cases').where({ id: 4 }).update({ position: 2 }), 'cases')).toBe(
+      true,
+    );
+    expect(writes(sql.raw('WITH gone AS (DELETE FROM cases WHERE id = ? RETURNING id) SELECT 1', [4]), 'cases')).toBe(
+      true,
+    );
+    expect(mayWrite({ method: 'raw', sql: 'CALL tidy_cases()' }, 'cases')).toBe(true);
+  });
+
+  it('leaves out reads, transaction control and plain writes to other tables', () => {
+    expect(writes(sql('cases').where({ plan_id: 1 }).select('id'), 'cases')).toBe(false);
+    expect(writes(sql.raw("SELECT set_config('topline.plan', ?, true)", ['1']), 'cases')).toBe(false);
+    expect(mayWrite({ method: 'raw', sql: 'COMMIT;' }, 'cases')).toBe(false);
+    expect(writes(sql('case_year_inputs').insert({ case_id: 1, year: 1, key: 'arr', value: 1 }), 'cases')).toBe(false);
+    expect(writes(sql('monthly_inputs').where({ case_id: 1 }).delete(), 'cases')).toBe(false);
   });
 });

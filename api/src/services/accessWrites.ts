@@ -17,19 +17,36 @@ const TRANSACTION_CONTROL = /^\s*(?:begin|commit|rollback|savepoint|release)\b/i
 const WRITTEN_TABLE =
   /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?(?:(?:"[^"]+"|\w+)\.)?("[^"]+"|\w+)/i;
 
+/** A statement as knex reports it (`query`, `query-response` events). */
+interface Statement {
+  method?: string;
+  sql?: string;
+}
+
+/**
+ * The table a statement writes, lower case: null for reads and transaction control, undefined when its shape does
+ * not say (a statement that may write anything).
+ */
+function writtenTable(query: Statement): string | null | undefined {
+  if (query.method === 'select' || query.method === 'first' || query.method === 'pluck') return null;
+  const sql = query.sql ?? '';
+  if (query.method === 'raw' && /^\s*select\b/i.test(sql)) return null;
+  if (TRANSACTION_CONTROL.test(sql)) return null;
+  return WRITTEN_TABLE.exec(sql)?.[1]?.replaceAll('"', '').toLowerCase();
+}
+
 /**
  * Whether a statement that ran may have changed a row that decides access: any statement but reads, transaction
  * control, the version bump, and plain writes to other tables (a statement of another shape counts, to be safe).
  */
-export function writesAccess(
-  query: { method?: string; sql?: string },
-  builder?: { queryContext?: () => unknown },
-): boolean {
-  if (query.method === 'select' || query.method === 'first' || query.method === 'pluck') return false;
-  const sql = query.sql ?? '';
-  if (query.method === 'raw' && /^\s*select\b/i.test(sql)) return false;
-  if (TRANSACTION_CONTROL.test(sql)) return false;
+export function writesAccess(query: Statement, builder?: { queryContext?: () => unknown }): boolean {
   if (typeof builder?.queryContext === 'function' && builder.queryContext() === PLAN_VERSION_ONLY) return false;
-  const table = WRITTEN_TABLE.exec(sql)?.[1]?.replaceAll('"', '').toLowerCase();
-  return table === undefined || (NOTIFYING_TABLES as readonly string[]).includes(table);
+  const table = writtenTable(query);
+  return table === undefined || (table !== null && (NOTIFYING_TABLES as readonly string[]).includes(table));
+}
+
+/** Whether a statement may write to `table`: a plain write to it, or a statement of a shape that does not say. */
+export function mayWrite(query: Statement, table: string): boolean {
+  const written = writtenTable(query);
+  return written === undefined || written === table;
 }
