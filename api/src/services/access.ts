@@ -310,7 +310,7 @@ async function pipelinedConnection(trx: Db): Promise<PipelinedClient | undefined
 /**
  * Names the transaction's next writes to the plan as a new change of `actor`, sent ahead of them on the pipelined
  * connection: the statement is on the wire before the write's own, which follow without waiting for its answer.
- * The plan's case ids are not read again: only for writes after one that may have added or removed cases.
+ * Unlike `nameNextChange` it does not read the plan's case ids again: for a write after which they still stand.
  */
 function nameNextChangeAhead(connection: PipelinedClient, trx: Db, planId: number, actor: ChangeActor) {
   const { sql, bindings } = changeSettings(planId, actor);

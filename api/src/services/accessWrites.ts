@@ -1,8 +1,11 @@
 /**
- * Which statements of this process change what access decisions are made of (the tables of
- * migrations/002_change_notifications.ts), so that the process drops its kept decisions at once instead of waiting
- * for the database's notification, and only then: writes to a plan's inputs, and the version bump that goes with them
- * (`PLAN_VERSION_ONLY`), leave them in place.
+ * Which tables the statements of this process may write, from the statements knex reports:
+ * - `writesAccess`: whether a statement changes what access decisions are made of (the tables of
+ *   migrations/002_change_notifications.ts), so that the process drops its kept decisions at once instead of waiting
+ *   for the database's notification, and only then: writes to a plan's inputs, and the version bump that goes with
+ *   them (`PLAN_VERSION_ONLY`), leave them in place.
+ * - `mayWrite`: whether a statement may write a given table (the group commit's check that a write may have added or
+ *   removed a plan's cases, `access.ts`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { NOTIFYING_TABLES } from '../../../migrations/002_change_notifications';
