@@ -5,6 +5,8 @@
  */
 import { PLAN_VERSION_HEADER } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planAccess, planWriteBlind } from '../services/access';
+import { changeActor } from '../services/changes';
 import { type Answer, costItem, createPlan, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
 const WRITES = 20;
@@ -170,5 +172,47 @@ describe('writes to one plan arriving together', () => {
     for (const row of rowsAfter) expect((row.new_row as { case_id?: number } | null)?.case_id).not.toBe(doomed);
     expect(await api.db('case_year_inputs').where({ case_id: doomed })).toHaveLength(0);
     expect(await api.db('cases').where({ id: doomed })).toHaveLength(0);
+  });
+
+  it('fail a write whose statement the database refuses after it was sent, and keep every other', async () => {
+    // Blind writes (`planWriteBlind`) are sent without waiting for their answers; one of them refers to a case that
+    // does not exist, which only the database can tell (its foreign key). On PostgreSQL the transaction's COMMIT then
+    // comes back as a rollback, not an error: the group must notice, and each write run again on its own.
+    const owner = await api.db('users').where({ id: ownerId }).first();
+    const access = await planAccess(api.db, owner, planId, new Date());
+    const before = await planVersion();
+    const since = await lastChange();
+    const write = (i: number, target: number) =>
+      changeActor.run({ userId: ownerId, action: 'test.blind' }, () =>
+        planWriteBlind(api.db, access, (trx) => ({
+          statements: [
+            trx('monthly_inputs')
+              .insert({ case_id: target, month: 40 + i, layer: 'estimate', key: 'other', value: 7 * (i + 1) })
+              .onConflict(['case_id', 'month', 'layer', 'key'])
+              .merge(),
+          ],
+          value: i,
+        })),
+      );
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => write(i, i === 6 ? caseId + 10_000 : caseId)),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      ...Array(6).fill('fulfilled'),
+      'rejected',
+      ...Array(5).fill('fulfilled'),
+    ]);
+    expect(String((outcomes[6] as PromiseRejectedResult).reason)).toMatch(/foreign key/);
+    // Every other write stored, each in a change of its own, the version moved once per write kept.
+    const stored = await api
+      .db('monthly_inputs')
+      .where({ case_id: caseId, key: 'other' })
+      .whereBetween('month', [40, 51]);
+    expect(stored.map((r) => Number(r.month)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, i) => 40 + i).filter((m) => m !== 46),
+    );
+    const changes = await changesSince(since);
+    expect(changes.map((c) => c.action)).toEqual(Array(11).fill('test.blind'));
+    expect(await planVersion()).toBe(before + 11);
   });
 });

@@ -19,6 +19,7 @@ import {
   unauthorized,
 } from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
+import type { Knex } from 'knex';
 import type { Db } from '../db';
 import { mayWrite, PLAN_VERSION_ONLY } from './accessWrites';
 import { type ChangeActor, changeSettings, currentActor } from './changes';
@@ -297,7 +298,63 @@ async function nameNextChange(trx: Db, planId: number, actor: ChangeActor): Prom
 /** A `pg` client in pipeline mode (`db.ts`): it sends each statement at once, without waiting for earlier answers. */
 interface PipelinedClient {
   pipeline: true;
-  query(sql: string, bindings: readonly unknown[]): Promise<unknown>;
+  /** The client's wire to the server (`pg`'s `Connection`). */
+  connection?: { stream?: { cork?: () => void; uncork?: () => void } };
+}
+
+/**
+ * Holds back what is sent on the connection until the answer is called, so that statements sent one after another
+ * leave in one packet (one system call) rather than one each.
+ */
+function cork(connection: PipelinedClient): () => void {
+  const stream = connection.connection?.stream;
+  stream?.cork?.();
+  return () => stream?.uncork?.();
+}
+
+/** A statement of a blind write (`planWriteBlind`): a knex query, sent as knex would send it. */
+export type BlindStatement = Knex.QueryBuilder | Knex.Raw;
+
+/**
+ * Sends a blind write's statements on the transaction's pipelined connection at once, in order, each as knex sends
+ * it (its `query` event before, its `query-response` event after, so that every listener sees it as any other):
+ * nothing waits for an answer. Answers a promise per statement, each already handled (a failure is read from the
+ * promise when it is awaited; the transaction is aborted and fails whatever follows).
+ */
+function sendAhead(connection: PipelinedClient, trx: Db, statements: readonly BlindStatement[]): Promise<unknown>[] {
+  const client = trx.client as unknown as {
+    /** Knex's own send: its `query` event, then the driver's query, resolving to the query with its `response`. */
+    query(connection: unknown, query: object): Promise<{ response?: unknown }>;
+    emit(event: 'query-response', response: unknown, query: object, builder: BlindStatement): boolean;
+  };
+  return statements.flatMap((builder) => {
+    const compiled = builder.toSQL() as Knex.Sql | Knex.Sql[];
+    return (Array.isArray(compiled) ? compiled : [compiled]).map((sql) => {
+      const query = { ...sql, queryContext: builder.queryContext() };
+      const sent = client
+        .query(connection, query)
+        .then((answered) => client.emit('query-response', answered.response, query, builder));
+      sent.catch(() => undefined);
+      return sent;
+    });
+  });
+}
+
+/** Runs a blind write's statements: all sent at once where the connection pipelines, else one after another. */
+async function runStatements(trx: Db, statements: readonly BlindStatement[]): Promise<void> {
+  const pipelined = await pipelinedConnection(trx);
+  if (!pipelined) {
+    for (const statement of statements) await statement;
+    return;
+  }
+  const uncork = cork(pipelined);
+  let sent: Promise<unknown>[];
+  try {
+    sent = sendAhead(pipelined, trx, statements);
+  } finally {
+    uncork();
+  }
+  await Promise.all(sent);
 }
 
 /** The transaction's connection when it pipelines (PostgreSQL); undefined on PGlite, which has no round trips. */
@@ -309,16 +366,12 @@ async function pipelinedConnection(trx: Db): Promise<PipelinedClient | undefined
 
 /**
  * Names the transaction's next writes to the plan as a new change of `actor`, sent ahead of them on the pipelined
- * connection: the statement is on the wire before the write's own, which follow without waiting for its answer.
- * Unlike `nameNextChange` it does not read the plan's case ids again: for a write after which they still stand.
+ * connection (`sendAhead`): the statement is on the wire before the write's own, which follow without waiting for its
+ * answer. Unlike `nameNextChange` it does not read the plan's case ids again: for a write after which they still stand.
  */
 function nameNextChangeAhead(connection: PipelinedClient, trx: Db, planId: number, actor: ChangeActor) {
   const { sql, bindings } = changeSettings(planId, actor);
-  const statement = trx.raw(`SELECT ${sql}`, bindings).toSQL().toNative();
-  const named = connection.query(statement.sql, statement.bindings);
-  // Awaited after the write; a failure fails the write's own statements first (the transaction is aborted).
-  named.catch(() => undefined);
-  return named;
+  return sendAhead(connection, trx, [trx.raw(`SELECT ${sql}`, bindings)]);
 }
 
 /** The plan's case ids as `ARRAY(SELECT c.id ...)` answers them (numbers, or strings for big integers). */
@@ -334,21 +387,26 @@ interface LockedPlan {
   caseIds: ReadonlySet<number>;
   /**
    * In a group commit, the version the lock read and the versions given out since (`bumpVersion`), written once
-   * before the commit (`writeBumps`); null when each bump is written at once.
+   * before the commit (`bumpsStatement`); null when each bump is written at once.
    */
   bumps: { from: number; count: number } | null;
 }
 
 const lockedPlans = new WeakMap<Db, LockedPlan>();
 
-/** Writes the versions a group commit gave out as the plan's version, once, before the commit. */
-async function writeBumps(trx: Db, planId: number): Promise<void> {
+/**
+ * The statement that writes the versions a group commit gave out as the plan's version, once, before the commit; none
+ * when the group gave out none.
+ */
+function bumpsStatement(trx: Db, planId: number): BlindStatement[] {
   const bumps = lockedPlans.get(trx)?.bumps;
-  if (!bumps || bumps.count === 0) return;
-  await trx('business_plans')
-    .where({ id: planId })
-    .update({ version: bumps.from + bumps.count, updated_at: trx.fn.now() })
-    .queryContext(PLAN_VERSION_ONLY);
+  if (!bumps || bumps.count === 0) return [];
+  return [
+    trx('business_plans')
+      .where({ id: planId })
+      .update({ version: bumps.from + bumps.count, updated_at: trx.fn.now() })
+      .queryContext(PLAN_VERSION_ONLY),
+  ];
 }
 
 /**
@@ -357,11 +415,7 @@ async function writeBumps(trx: Db, planId: number): Promise<void> {
  * @throws ApiError 404 when the case is not in this plan
  */
 export async function requireCase(trx: Db, planId: number, caseId: number): Promise<void> {
-  const locked = lockedPlans.get(trx);
-  if (locked?.planId === planId) {
-    if (!locked.caseIds.has(caseId)) throw notFound('the case');
-    return;
-  }
+  if (lockedPlans.get(trx)?.planId === planId) return requireLockedCase(trx, planId, caseId);
   const row = await trx('cases').where({ plan_id: planId, id: caseId }).first('id');
   if (!row) throw notFound('the case');
 }
@@ -369,6 +423,11 @@ export async function requireCase(trx: Db, planId: number, caseId: number): Prom
 /** A write waiting for its plan's turn (`planTransaction`). */
 interface QueuedWrite {
   body: (trx: Db) => Promise<unknown>;
+  /**
+   * The same write as statements whose answers it does not read (`planWriteBlind`), if it is one: in a group commit on
+   * a pipelined connection they are sent without waiting, and the group's next write follows at once.
+   */
+  blind?: ((trx: Db) => BlindWrite<unknown>) | undefined;
   actor: ChangeActor;
   /** Runs a function in the async context of the request that made the write (its actor, its access writes). */
   inContext: <R>(fn: () => R) => R;
@@ -395,8 +454,16 @@ const MAX_GROUP = 32;
  * Writes that queued while the plan's previous transaction ran are committed together, one after another in the
  * order they came, each recorded as its own change (group commit: one lock and one commit for a burst of writes).
  * When one of them refuses (its body throws), nothing of the group is written, and each runs again on its own.
+ *
+ * `blind`, when given, is the same write as statements whose answers it does not read (`planWriteBlind`): in a group
+ * on a pipelined connection they are sent without waiting, and the group's next write follows at once.
  */
-export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Promise<T>): Promise<T> {
+export function planTransaction<T>(
+  db: Db,
+  planId: number,
+  body: (trx: Db) => Promise<T>,
+  blind?: (trx: Db) => BlindWrite<T>,
+): Promise<T> {
   const queues = writeQueues.get(db) ?? new Map<number, QueuedWrite[]>();
   writeQueues.set(db, queues);
   return new Promise<T>((resolve, reject) => {
@@ -405,6 +472,7 @@ export function planTransaction<T>(db: Db, planId: number, body: (trx: Db) => Pr
     const context = new AsyncResource('topline.planWrite');
     const write: QueuedWrite = {
       body,
+      blind,
       actor: currentActor(),
       inContext: (fn) => context.runInAsyncScope(fn),
       resolve: resolve as (value: unknown) => void,
@@ -466,6 +534,8 @@ async function runAlone(db: Db, planId: number, write: QueuedWrite): Promise<Ans
 async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<Answers> {
   let refused = false;
   let results: unknown[];
+  // What was sent ahead without waiting for its answer: change namings, the statements of blind writes, the version.
+  const sent: Promise<unknown>[] = [];
   try {
     results = await db.transaction(async (trx) => {
       const answers: unknown[] = [];
@@ -475,26 +545,56 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<A
       trx.on('query', (query: { method?: string; sql?: string }) => {
         if (mayWrite(query, 'cases')) casesMayDiffer = true;
       });
-      for (const [index, write] of group.entries()) {
-        let named: Promise<unknown> | undefined;
-        if (index === 0) await lockPlanForChange(trx, planId, write.actor, true);
-        else if (pipelined && !casesMayDiffer) named = nameNextChangeAhead(pipelined, trx, planId, write.actor);
-        else {
-          // Read the case ids again with the change's name, after a write that may have changed them.
-          await nameNextChange(trx, planId, write.actor);
-          casesMayDiffer = false;
+      // Statements sent one after another without waiting leave together (`cork`) until the group next waits.
+      let uncork: (() => void) | undefined;
+      const waiting = () => {
+        uncork?.();
+        uncork = undefined;
+      };
+      try {
+        for (const [index, write] of group.entries()) {
+          if (index === 0) await lockPlanForChange(trx, planId, write.actor, true);
+          else if (pipelined && !casesMayDiffer) {
+            uncork ??= cork(pipelined);
+            sent.push(...nameNextChangeAhead(pipelined, trx, planId, write.actor));
+          } else {
+            // Read the case ids again with the change's name, after a write that may have changed them.
+            waiting();
+            await nameNextChange(trx, planId, write.actor);
+            casesMayDiffer = false;
+          }
+          const { blind } = write;
+          try {
+            if (pipelined && blind) {
+              uncork ??= cork(pipelined);
+              const { statements, value } = write.inContext(() => blind(trx));
+              sent.push(...write.inContext(() => sendAhead(pipelined, trx, statements)));
+              answers.push(value);
+            } else {
+              waiting();
+              answers.push(await write.inContext(() => write.body(trx)));
+            }
+          } catch (error) {
+            refused = true;
+            throw error;
+          }
         }
-        try {
-          answers.push(await write.inContext(() => write.body(trx)));
-        } catch (error) {
-          refused = true;
-          throw error;
-        }
-        await named;
+        // The group's version goes ahead of the commit too: what was sent ahead is checked once it has committed.
+        if (pipelined) sent.push(...sendAhead(pipelined, trx, bumpsStatement(trx, planId)));
+      } finally {
+        waiting();
       }
-      await writeBumps(trx, planId);
+      if (!pipelined) for (const statement of bumpsStatement(trx, planId)) await statement;
       return answers;
     });
+    // A statement sent ahead that failed aborted the transaction, and PostgreSQL then answers the COMMIT with a
+    // rollback, not an error: nothing of the group was written.
+    for (const outcome of await Promise.allSettled(sent)) {
+      if (outcome.status === 'rejected') {
+        refused = true;
+        throw outcome.reason;
+      }
+    }
   } catch (error) {
     if (!refused) {
       return () => {
@@ -517,31 +617,106 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<A
  * rebuild.
  * @throws ApiError 404 when the plan was deleted meanwhile; whatever `body` throws, with nothing written
  */
-export async function planWrite<T>(
+export function planWrite<T>(
   db: Db,
   access: PlanAccess,
   body: (trx: Db) => Promise<T>,
   edits: (value: T) => EditsFor | null = () => () => [],
 ): Promise<T> {
+  return writePlan(db, access, body, edits);
+}
+
+/**
+ * What a blind write sends and answers: statements whose answers it does not read (no read, no `returning`), in the
+ * order they must run, and its value. Built under the plan's lock, synchronously; a refusal is thrown from the build,
+ * before anything is sent.
+ */
+export interface BlindWrite<T> {
+  statements: readonly BlindStatement[];
+  value: T;
+}
+
+/**
+ * `planWrite` for a write that reads nothing back: a group commit on PostgreSQL sends its statements and goes on to
+ * the group's next write without waiting for their answers, so a burst of such writes to one plan costs about one
+ * round trip in all rather than one or more each. Its build may use what the plan's lock read (`requireLockedCase`).
+ * @throws ApiError as `planWrite`
+ */
+export function planWriteBlind<T>(
+  db: Db,
+  access: PlanAccess,
+  build: (trx: Db) => BlindWrite<T>,
+  edits: (value: T) => EditsFor | null = () => () => [],
+): Promise<T> {
+  const body = async (trx: Db) => {
+    const { statements, value } = build(trx);
+    await runStatements(trx, statements);
+    return value;
+  };
+  return writePlan(db, access, body, edits, build);
+}
+
+/** `planWrite`, and `planWriteBlind` when `build` is given (the same write as `body`, as statements sent ahead). */
+async function writePlan<T>(
+  db: Db,
+  access: PlanAccess,
+  body: (trx: Db) => Promise<T>,
+  edits: (value: T) => EditsFor | null,
+  build?: (trx: Db) => BlindWrite<T>,
+): Promise<T> {
   requireWritable(access);
-  const { value, version } = await planTransaction(db, access.plan.id, async (trx) => {
-    const value = await body(trx);
-    return { value, version: await bumpVersion(trx, access.plan.id) };
-  });
+  const planId = access.plan.id;
+  const { value, version } = await planTransaction(
+    db,
+    planId,
+    async (trx) => {
+      const value = await body(trx);
+      return { value, version: await bumpVersion(trx, planId) };
+    },
+    build &&
+      ((trx) => {
+        const { statements, value } = build(trx);
+        const version = groupVersion(trx, planId);
+        if (version === undefined) throw new Error('a blind write is sent ahead only in a group commit');
+        return { statements, value: { value, version } };
+      }),
+  );
   committed(access, version, edits(value));
   return value;
 }
 
 /**
+ * `requireCase` from what the plan's lock read, without a round trip: for the build of a blind write.
+ * @throws ApiError 404 when the case is not in this plan
+ */
+export function requireLockedCase(trx: Db, planId: number, caseId: number): void {
+  const locked = lockedPlans.get(trx);
+  if (locked?.planId !== planId) throw new Error('requireLockedCase needs the plan locked by this transaction');
+  if (!locked.caseIds.has(caseId)) throw notFound('the case');
+}
+
+/** The plan's case ids as the plan's lock read them (or the last change naming), in ascending order. */
+export function lockedCaseIds(trx: Db, planId: number): number[] {
+  const locked = lockedPlans.get(trx);
+  if (locked?.planId !== planId) throw new Error('lockedCaseIds needs the plan locked by this transaction');
+  return [...locked.caseIds].sort((a, b) => a - b);
+}
+
+/** In a group commit, gives out the plan's next version at once (`bumpsStatement` writes them); else undefined. */
+function groupVersion(trx: Db, planId: number): number | undefined {
+  const locked = lockedPlans.get(trx);
+  if (locked?.planId !== planId || !locked.bumps) return undefined;
+  locked.bumps.count++;
+  return locked.bumps.from + locked.bumps.count;
+}
+
+/**
  * Every write to a plan's inputs bumps its version in the same transaction; answers the new version. In a group commit
- * the version is given out at once and written once for the group, before it commits (`writeBumps`).
+ * the version is given out at once and written once for the group, before it commits (`bumpsStatement`).
  */
 export async function bumpVersion(trx: Db, planId: number): Promise<number> {
-  const locked = lockedPlans.get(trx);
-  if (locked?.planId === planId && locked.bumps) {
-    locked.bumps.count++;
-    return locked.bumps.from + locked.bumps.count;
-  }
+  const grouped = groupVersion(trx, planId);
+  if (grouped !== undefined) return grouped;
   const [row] = await trx('business_plans')
     .where({ id: planId })
     .update({ version: trx.raw('version + 1'), updated_at: trx.fn.now() })

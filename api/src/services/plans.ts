@@ -16,7 +16,15 @@ import {
 } from '@topline/contract';
 import { GROWTH_TEMPLATES, type ModelName, type YearKey } from '@topline/engine';
 import type { Db } from '../db';
-import { audit, type PlanAccess, planTransaction, planWrite, requireCase } from './access';
+import {
+  audit,
+  type PlanAccess,
+  planTransaction,
+  planWrite,
+  planWriteBlind,
+  requireCase,
+  requireLockedCase,
+} from './access';
 import { nameChange } from './changes';
 import { lockUser, tierOf, type UserRow } from './users';
 
@@ -227,12 +235,12 @@ export async function deleteCase(db: Db, access: PlanAccess, caseId: number): Pr
 }
 
 export async function renameCase(db: Db, access: PlanAccess, caseId: number, name: string): Promise<void> {
-  await planWrite(
+  await planWriteBlind(
     db,
     access,
-    async (trx) => {
-      await requireCase(trx, access.plan.id, caseId);
-      await trx('cases').where({ id: caseId }).update({ name });
+    (trx) => {
+      requireLockedCase(trx, access.plan.id, caseId);
+      return { statements: [trx('cases').where({ id: caseId }).update({ name })], value: undefined };
     },
     () => (ids) => caseNameEdits({ case_id: caseId, case_name: name }, ids),
   );
@@ -247,21 +255,22 @@ export async function editCaseYear(
   key: YearKey | 'case_rate',
   value: number | null,
 ): Promise<void> {
-  await planWrite(
+  if (key === 'case_rate' && value === null) throw badRequest({ value: 'case_rate needs a value' });
+  await planWriteBlind(
     db,
     access,
-    async (trx) => {
-      await requireCase(trx, access.plan.id, caseId);
-      if (key === 'case_rate') {
-        if (value === null) throw badRequest({ value: 'case_rate needs a value' });
-        await trx('cases').where({ id: caseId }).update({ rate: value });
-      } else if (value === null) await trx('case_year_inputs').where({ case_id: caseId, year, key }).delete();
-      else {
-        await trx('case_year_inputs')
-          .insert({ case_id: caseId, year, key, value })
-          .onConflict(['case_id', 'year', 'key'])
-          .merge();
-      }
+    (trx) => {
+      requireLockedCase(trx, access.plan.id, caseId);
+      const statement =
+        key === 'case_rate'
+          ? trx('cases').where({ id: caseId }).update({ rate: value })
+          : value === null
+            ? trx('case_year_inputs').where({ case_id: caseId, year, key }).delete()
+            : trx('case_year_inputs')
+                .insert({ case_id: caseId, year, key, value })
+                .onConflict(['case_id', 'year', 'key'])
+                .merge();
+      return { statements: [statement], value: undefined };
     },
     () => (ids) => caseYearEdits({ case_id: caseId, year, key, value }, ids),
   );
