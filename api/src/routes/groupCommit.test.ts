@@ -215,4 +215,48 @@ describe('writes to one plan arriving together', () => {
     expect(changes.map((c) => c.action)).toEqual(Array(11).fill('test.blind'));
     expect(await planVersion()).toBe(before + 11);
   });
+
+  it('send a blind write alone with its version ahead of the commit, and refuse it whole when the database does', async () => {
+    // Alone, a blind write is a group of one: its statements and the version update go out with the COMMIT. A
+    // statement the database refuses leaves nothing written and answers with the database's error.
+    const owner = await api.db('users').where({ id: ownerId }).first();
+    const access = await planAccess(api.db, owner, planId, new Date());
+    const write = (target: number, value: number) =>
+      changeActor.run({ userId: ownerId, action: 'test.alone' }, () =>
+        planWriteBlind(api.db, access, (trx) => ({
+          statements: [
+            trx('monthly_inputs')
+              .insert({ case_id: target, month: 60, layer: 'estimate', key: 'other', value })
+              .onConflict(['case_id', 'month', 'layer', 'key'])
+              .merge(),
+            trx('monthly_inputs')
+              .insert({ case_id: target, month: 61, layer: 'estimate', key: 'other', value: value + 1 })
+              .onConflict(['case_id', 'month', 'layer', 'key'])
+              .merge(),
+          ],
+          value,
+        })),
+      );
+    const stored = async () =>
+      (
+        await api
+          .db('monthly_inputs')
+          .where({ case_id: caseId, key: 'other' })
+          .whereIn('month', [60, 61])
+          .orderBy('month')
+      ).map((r) => Number(r.value));
+
+    const before = await planVersion();
+    const since = await lastChange();
+    expect(await write(caseId, 5)).toBe(5);
+    expect(await stored()).toEqual([5, 6]);
+    expect(await planVersion()).toBe(before + 1);
+    expect((await changesSince(since)).map((c) => c.action)).toEqual(['test.alone']);
+
+    const afterFirst = await lastChange();
+    await expect(write(caseId + 10_000, 9)).rejects.toThrow(/foreign key/);
+    expect(await stored()).toEqual([5, 6]);
+    expect(await planVersion()).toBe(before + 1);
+    expect(await changesSince(afterFirst)).toEqual([]);
+  });
 });

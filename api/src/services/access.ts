@@ -507,7 +507,11 @@ async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: numb
         return;
       }
       const group = queue.splice(0, MAX_GROUP);
-      const running = group.length === 1 && group[0] ? runAlone(db, planId, group[0]) : runGroup(db, planId, group);
+      // A blind write alone is a group of one: its statements and the version go ahead of the COMMIT.
+      const running =
+        group.length === 1 && group[0] && !group[0].blind
+          ? runAlone(db, planId, group[0])
+          : runGroup(db, planId, group);
       if (answerLast) setImmediate(answerLast);
       answerLast = await running;
     }
@@ -601,7 +605,10 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<A
         for (const write of group) write.reject(error);
       };
     }
-    // Nothing of the group was written: each write runs again on its own, in order, and answers for itself.
+    // Nothing of the group was written. A write alone answers with what refused it; in a group each write runs again
+    // on its own, in order, and answers for itself.
+    const [only] = group;
+    if (group.length === 1 && only) return () => only.reject(error);
     for (const write of group) (await runAlone(db, planId, write))();
     return () => undefined;
   }
@@ -639,7 +646,8 @@ export interface BlindWrite<T> {
 /**
  * `planWrite` for a write that reads nothing back: a group commit on PostgreSQL sends its statements and goes on to
  * the group's next write without waiting for their answers, so a burst of such writes to one plan costs about one
- * round trip in all rather than one or more each. Its build may use what the plan's lock read (`requireLockedCase`).
+ * round trip in all rather than one or more each; alone, it is a group of one (its statements and the version update
+ * go out with the COMMIT). Its build may use what the plan's lock read (`requireLockedCase`).
  * @throws ApiError as `planWrite`
  */
 export function planWriteBlind<T>(
