@@ -11,6 +11,7 @@
  */
 
 import { execFile } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WorkbookCache } from '../api/src/services/workbooks';
 import { startApiProcess } from '../api/src/testing/apiProcess';
@@ -95,9 +96,9 @@ export async function run(): Promise<void> {
     const reloads = workbooks.stats.synced - syncedBefore;
     const ratio = mixed.rps / readOnly.rps;
     const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
-    const cpu = (phase: { cpu: number; loop: { p50: number; p99: number } }) =>
+    const cpu = (phase: { cpu: number; loop: { p50: number; p99: number }; cores: Cores }) =>
       `${phase.cpu.toFixed(2)} ms of server CPU per request, event-loop delay p50 / p99 ` +
-      `${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms`;
+      `${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms; ${cores(phase.cores)}`;
     line(
       `read-only, ${USERS} users, ${SECONDS} s`,
       `${readOnly.rps.toFixed(0)} req/s`,
@@ -207,12 +208,14 @@ const pool = new Pool(spec.origin, { connections: spec.users });
   }));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  process.stdout.write(JSON.stringify({ seconds, errors, samples, reads, writes }));
+  const used = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ seconds, cpu: (used.user + used.system) / 1000, errors, samples, reads, writes }));
 })();
 `;
 
 async function load(spec: LoadSpec) {
   const cpu = process.cpuUsage();
+  const machine = machineTimes();
   // How long ready work waited for the server's event loop: each database round trip of a write waits this long once
   // more, on top of the database's own time.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -232,6 +235,7 @@ async function load(spec: LoadSpec) {
       );
       return JSON.parse(output) as {
         seconds: number;
+        cpu: number;
         errors: number;
         samples: string[];
         reads: number[];
@@ -240,6 +244,7 @@ async function load(spec: LoadSpec) {
     }),
   );
   const used = process.cpuUsage(cpu);
+  const machineUsed = machineTimes(machine);
   loopDelay.disable();
   const reads = results.flatMap((r) => r.reads);
   const writes = results.flatMap((r) => r.writes);
@@ -248,6 +253,13 @@ async function load(spec: LoadSpec) {
     rps: count / Math.max(...results.map((r) => r.seconds)),
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
     cpu: (used.user + used.system) / 1000 / count,
+    /** What the machine's cores did meanwhile, in cores: the server, the load generator, everything else, idle. */
+    cores: {
+      server: (used.user + used.system) / 1000 / machineUsed.wall,
+      load: results.reduce((n, r) => n + r.cpu, 0) / machineUsed.wall,
+      busy: machineUsed.busy / machineUsed.wall,
+      total: availableParallelism(),
+    },
     /** The server's event-loop delay, p50 and p99, in ms. */
     loop: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6 },
     errors: results.reduce((n, r) => n + r.errors, 0),
@@ -256,6 +268,28 @@ async function load(spec: LoadSpec) {
     writes: latencies(writes),
   };
 }
+
+interface Cores {
+  server: number;
+  load: number;
+  busy: number;
+  total: number;
+}
+
+/**
+ * Busy time of all the machine's cores and wall time, in ms, since `since`: the server, the load generator and the
+ * database share the cores, so a phase that keeps them all busy cannot go faster on this machine however the server
+ * spends its share.
+ */
+function machineTimes(since?: { busy: number; wall: number; at: number }) {
+  const busy = cpus().reduce((n, c) => n + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
+  const at = performance.now();
+  return since ? { busy: busy - since.busy, wall: at - since.at, at } : { busy, wall: 0, at };
+}
+
+const cores = (c: Cores) =>
+  `cores busy ${c.busy.toFixed(2)} of ${c.total} (server ${c.server.toFixed(2)}, load ${c.load.toFixed(2)}, ` +
+  `database and the rest ${Math.max(0, c.busy - c.server - c.load).toFixed(2)})`;
 
 function latencies(list: number[]): Latencies {
   const sorted = list.sort((a, b) => a - b);
