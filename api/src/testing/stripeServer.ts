@@ -692,6 +692,10 @@ export async function startStripeStandIn(prices: PriceDef[]): Promise<StripeStan
       send(status, answer);
     });
   });
+  // Stripe keeps idle connections open far longer than Node's 5-second default, which would close a kept-alive
+  // socket just as the SDK reuses it after a few seconds' work (a reset the API would take for Stripe failing).
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 121_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
