@@ -253,7 +253,7 @@ async function load(spec: LoadSpec) {
     rps: count / Math.max(...results.map((r) => r.seconds)),
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
     cpu: (used.user + used.system) / 1000 / count,
-    /** What the machine's cores did meanwhile, in cores: the server, the load generator, everything else, idle. */
+    /** What the machine's cores did meanwhile, in cores: all busy, and of those the server and the load generator. */
     cores: {
       server: (used.user + used.system) / 1000 / machineUsed.wall,
       load: results.reduce((n, r) => n + r.cpu, 0) / machineUsed.wall,
@@ -281,7 +281,7 @@ interface Cores {
  * database share the cores, so a phase that keeps them all busy cannot go faster on this machine however the server
  * spends its share.
  */
-function machineTimes(since?: { busy: number; wall: number; at: number }) {
+function machineTimes(since?: { busy: number; at: number }) {
   const busy = cpus().reduce((n, c) => n + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
   const at = performance.now();
   return since ? { busy: busy - since.busy, wall: at - since.at, at } : { busy, wall: 0, at };

@@ -698,16 +698,19 @@ async function writePlan<T>(
  * @throws ApiError 404 when the case is not in this plan
  */
 export function requireLockedCase(trx: Db, planId: number, caseId: number): void {
-  const locked = lockedPlans.get(trx);
-  if (locked?.planId !== planId) throw new Error('requireLockedCase needs the plan locked by this transaction');
-  if (!locked.caseIds.has(caseId)) throw notFound('the case');
+  if (!lockedPlan(trx, planId).caseIds.has(caseId)) throw notFound('the case');
 }
 
 /** The plan's case ids as the plan's lock read them (or the last change naming), in ascending order. */
 export function lockedCaseIds(trx: Db, planId: number): number[] {
+  return [...lockedPlan(trx, planId).caseIds].sort((a, b) => a - b);
+}
+
+/** What the plan's lock read, for a body running under it (a programming error otherwise). */
+function lockedPlan(trx: Db, planId: number): LockedPlan {
   const locked = lockedPlans.get(trx);
-  if (locked?.planId !== planId) throw new Error('lockedCaseIds needs the plan locked by this transaction');
-  return [...locked.caseIds].sort((a, b) => a - b);
+  if (locked?.planId !== planId) throw new Error('needs the plan locked by this transaction (planTransaction)');
+  return locked;
 }
 
 /** In a group commit, gives out the plan's next version at once (`bumpsStatement` writes them); else undefined. */
