@@ -74,17 +74,24 @@ export const VIEWS: ViewName[] = ['estimate', 'actual', 'forecast', 'progress', 
 export function flagBroken<T extends object>(object: T, inputs: string[]): T & { broken?: Broken } {
   const figures: string[] = [];
   const blanks: [Record<string, unknown>, string][] = [];
-  const walk = (value: unknown, path: string) => {
-    if (typeof value !== 'object' || value === null) return;
-    for (const [key, v] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (typeof v === 'number' && !Number.isFinite(v)) {
-        figures.push(at);
-        blanks.push([value as Record<string, unknown>, key]);
-      } else walk(v, at);
+  // The keys from the object down to the one walked: a figure's path is joined only when it is broken, since an
+  // answer holds thousands of figures and is read afresh at every version of the plan.
+  const keys: string[] = [];
+  const walk = (value: Record<string, unknown>) => {
+    for (const key in value) {
+      const v = value[key];
+      if (typeof v === 'number') {
+        if (Number.isFinite(v)) continue;
+        figures.push([...keys, key].join('.'));
+        blanks.push([value, key]);
+      } else if (typeof v === 'object' && v !== null) {
+        keys.push(key);
+        walk(v as Record<string, unknown>);
+        keys.pop();
+      }
     }
   };
-  walk(object, '');
+  walk(object as Record<string, unknown>);
   // Blanked once every path is known, so that an array two parts of the object share is named under both.
   for (const [parent, key] of blanks) parent[key] = null;
   if (figures.length === 0 && inputs.length === 0) return object;
