@@ -11,8 +11,10 @@
  */
 
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { WorkbookCache } from '../api/src/services/workbooks';
 import { startApiProcess } from '../api/src/testing/apiProcess';
 import { startDemoServer } from './lib/demoServer';
@@ -67,12 +69,16 @@ export async function run(): Promise<void> {
     await load({ origin, headers, reads, writes: [], seconds: Math.min(2, SECONDS) });
     const readOnly = await load({ origin, headers, reads, writes: [], seconds: SECONDS });
     const builtBefore = { ...workbooks.stats };
+    const profiling = await profileIf(process.env.BENCH_MIXED_PROFILE);
     const mixed = await load({ origin, headers, reads, writes, seconds: SECONDS });
+    await profiling?.stop();
     const cacheStats = {
       builds: workbooks.stats.builds - builtBefore.builds,
       applied: workbooks.stats.applied - builtBefore.applied,
       fallbacks: workbooks.stats.fallbacks - builtBefore.fallbacks,
       synced: workbooks.stats.synced - builtBefore.synced,
+      batches: workbooks.stats.batches - builtBefore.batches,
+      batchMs: workbooks.stats.batchMs - builtBefore.batchMs,
       serverErrors: serverErrors.length,
     };
     // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
@@ -96,9 +102,9 @@ export async function run(): Promise<void> {
     const reloads = workbooks.stats.synced - syncedBefore;
     const ratio = mixed.rps / readOnly.rps;
     const ms = (l: Latencies) => `${l.p50.toFixed(1)} / ${l.p95.toFixed(1)} / ${l.p99.toFixed(1)} ms`;
-    const cpu = (phase: { cpu: number; loop: { p50: number; p99: number }; cores: Cores }) =>
-      `${phase.cpu.toFixed(2)} ms of server CPU per request, event-loop delay p50 / p99 ` +
-      `${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms; ${cores(phase.cores)}`;
+    const cpu = (phase: { cpu: number; loop: { p50: number; p99: number; busy: number }; cores: Cores }) =>
+      `${phase.cpu.toFixed(2)} ms of server CPU per request, event loop busy ${(phase.loop.busy * 100).toFixed(0)} %, ` +
+      `its delay p50 / p99 ${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms; ${cores(phase.cores)}`;
     line(
       `read-only, ${USERS} users, ${SECONDS} s`,
       `${readOnly.rps.toFixed(0)} req/s`,
@@ -119,7 +125,9 @@ export async function run(): Promise<void> {
     line(
       '  workbook cache during the mixed phase',
       `${cacheStats.builds} builds`,
-      `${cacheStats.applied} writes followed by edits, ` +
+      `${cacheStats.applied} writes followed by edits in ${cacheStats.batches} batches ` +
+        `(${(cacheStats.batchMs / Math.max(1, cacheStats.batches)).toFixed(1)} ms each, ` +
+        `${((cacheStats.batchMs / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase), ` +
         `${cacheStats.fallbacks} refused, ${cacheStats.synced} reloads read afresh; ${cacheStats.serverErrors} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
@@ -143,6 +151,26 @@ export async function run(): Promise<void> {
   } finally {
     await demo.close();
   }
+}
+
+/**
+ * With a file name (BENCH_MIXED_PROFILE), a CPU profile of this process (the server) from now until `stop`, written
+ * there for Chrome's DevTools or any .cpuprofile reader: where the mixed phase spends the server's thread.
+ */
+async function profileIf(file: string | undefined) {
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`   CPU profile of the mixed phase written to ${file}`);
+    },
+  };
 }
 
 interface LoadSpec {
@@ -216,6 +244,7 @@ const pool = new Pool(spec.origin, { connections: spec.users });
 async function load(spec: LoadSpec) {
   const cpu = process.cpuUsage();
   const machine = machineTimes();
+  const loopUse = performance.eventLoopUtilization();
   // How long ready work waited for the server's event loop: each database round trip of a write waits this long once
   // more, on top of the database's own time.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -245,12 +274,15 @@ async function load(spec: LoadSpec) {
   );
   const used = process.cpuUsage(cpu);
   const machineUsed = machineTimes(machine);
+  const loopUsed = performance.eventLoopUtilization(loopUse);
   loopDelay.disable();
   const reads = results.flatMap((r) => r.reads);
   const writes = results.flatMap((r) => r.writes);
   const count = reads.length + writes.length;
+  const seconds = Math.max(...results.map((r) => r.seconds));
   return {
-    rps: count / Math.max(...results.map((r) => r.seconds)),
+    seconds,
+    rps: count / seconds,
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
     cpu: (used.user + used.system) / 1000 / count,
     /** What the machine's cores did meanwhile, in cores: all busy, and of those the server and the load generator. */
@@ -261,7 +293,11 @@ async function load(spec: LoadSpec) {
       total: availableParallelism(),
     },
     /** The server's event-loop delay, p50 and p99, in ms. */
-    loop: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6 },
+    loop: {
+      p50: loopDelay.percentile(50) / 1e6,
+      p99: loopDelay.percentile(99) / 1e6,
+      busy: loopUsed.utilization,
+    },
     errors: results.reduce((n, r) => n + r.errors, 0),
     samples: results.flatMap((r) => r.samples),
     reads: latencies(reads),
