@@ -1,7 +1,8 @@
 /**
  * HyperFormula's topological sort as `patches/hyperformula+3.5.0.patch` makes it (per-node state in typed arrays,
- * adjacency filtered once per run) answers exactly what HyperFormula 3.5.0's own sort answers: the same nodes sorted
- * and on cycles, in the same order, with the same calls to recompute them. Both of the package's builds are checked.
+ * edges walked in place, single-node components taken off the stack without a list) answers exactly what HyperFormula
+ * 3.5.0's own sort answers: the same nodes sorted and on cycles, in the same order, with the same calls to recompute
+ * them. Both of the package's builds are checked.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
