@@ -70,9 +70,15 @@ function gridColumns(
 ): GridColumn[] {
   const read = views.get(view);
   if (read) return read;
+  // The forecast is the actual view as a sheet holds it (ACT months entered, the estimate elsewhere): read once.
+  if (view === 'forecast') {
+    const actual = gridColumns(wb, caseIndex, year, 'actual', views);
+    views.set(view, actual);
+    return actual;
+  }
   const columns = workbookColumns(wb, caseIndex, year, view);
   const { months, quarters, cy } = periodValues(columns);
-  if (view === 'estimate' || view === 'actual' || view === 'forecast') footCounts(months, quarters, cy);
+  if (view === 'estimate' || view === 'actual') footCounts(months, quarters, cy);
   else if (view === 'difference_value') {
     const actual = periodValues(gridColumns(wb, caseIndex, year, 'actual', views)).months;
     const estimate = periodValues(gridColumns(wb, caseIndex, year, 'estimate', views)).months;
