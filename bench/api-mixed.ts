@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus } from 'node:os';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { WorkbookCache } from '../api/src/services/workbooks';
 import { startApiProcess } from '../api/src/testing/apiProcess';
 import { startDemoServer } from './lib/demoServer';
@@ -23,6 +23,8 @@ const USERS = 50;
 const WRITE_SHARE = 0.2;
 const SECONDS = Number(process.env.BENCH_MIXED_SECONDS) || 30;
 const WRITE_SECONDS = Math.max(2, Math.round(SECONDS / 3));
+/** About how long each slice of the read-only and mixed phases lasts (`run`). */
+const SLICE_SECONDS = 10;
 const DATABASE_URL =
   process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -67,18 +69,27 @@ export async function run(): Promise<void> {
     ]).flat();
 
     await load({ origin, headers, reads, writes: [], seconds: Math.min(2, SECONDS) });
-    const readOnly = await load({ origin, headers, reads, writes: [], seconds: SECONDS });
-    const builtBefore = { ...workbooks.stats };
-    const profiling = await profileIf(process.env.BENCH_MIXED_PROFILE);
-    const mixed = await load({ origin, headers, reads, writes, seconds: SECONDS });
-    await profiling?.stop();
-    const cacheStats = {
-      builds: workbooks.stats.builds - builtBefore.builds,
-      applied: workbooks.stats.applied - builtBefore.applied,
-      fallbacks: workbooks.stats.fallbacks - builtBefore.fallbacks,
-      synced: workbooks.stats.synced - builtBefore.synced,
-      batches: workbooks.stats.batches - builtBefore.batches,
-      batchMs: workbooks.stats.batchMs - builtBefore.batchMs,
+    // The read-only and mixed phases alternate in slices, so that a machine whose speed drifts during the run (a
+    // shared host) weighs on both alike. A CPU profile covers one stretch of time: with one, the phases run whole.
+    const profileFile = process.env.BENCH_MIXED_PROFILE;
+    const slices = profileFile ? 1 : Math.max(1, Math.round(SECONDS / SLICE_SECONDS));
+    const readOnlyPhase = phase();
+    const mixedPhase = phase();
+    const cacheStats = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
+    for (let slice = 0; slice < slices; slice++) {
+      await measure({ origin, headers, reads, writes: [], seconds: SECONDS / slices }, readOnlyPhase);
+      const before = { ...workbooks.stats };
+      const profiling = await profileIf(profileFile);
+      await measure({ origin, headers, reads, writes, seconds: SECONDS / slices }, mixedPhase);
+      await profiling?.stop();
+      for (const key of Object.keys(cacheStats) as (keyof typeof cacheStats)[]) {
+        cacheStats[key] += workbooks.stats[key] - before[key];
+      }
+    }
+    const readOnly = summarise(readOnlyPhase);
+    const mixed = summarise(mixedPhase);
+    const cache = {
+      ...cacheStats,
       serverErrors: serverErrors.length,
     };
     // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
@@ -106,12 +117,12 @@ export async function run(): Promise<void> {
       `${phase.cpu.toFixed(2)} ms of server CPU per request, event loop busy ${(phase.loop.busy * 100).toFixed(0)} %, ` +
       `its delay p50 / p99 ${phase.loop.p50.toFixed(1)} / ${phase.loop.p99.toFixed(1)} ms; ${cores(phase.cores)}`;
     line(
-      `read-only, ${USERS} users, ${SECONDS} s`,
+      `read-only, ${USERS} users, ${SECONDS} s${slices > 1 ? ` in ${slices} slices` : ''}`,
       `${readOnly.rps.toFixed(0)} req/s`,
       `${readOnly.errors} errors, ${cpu(readOnly)}`,
     );
     line(
-      `mixed ${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100}, ${USERS} users, ${SECONDS} s: errors`,
+      `mixed ${100 - WRITE_SHARE * 100}/${WRITE_SHARE * 100}, ${USERS} users, ${SECONDS} s${slices > 1 ? ` in ${slices} slices` : ''}: errors`,
       String(mixed.errors),
       `of ${mixed.reads.count + mixed.writes.count} requests (goal: 0)${mixed.samples.length ? `, e.g. ${mixed.samples[0]}` : ''}`,
     );
@@ -124,11 +135,11 @@ export async function run(): Promise<void> {
     );
     line(
       '  workbook cache during the mixed phase',
-      `${cacheStats.builds} builds`,
-      `${cacheStats.applied} writes followed by edits in ${cacheStats.batches} batches ` +
-        `(${(cacheStats.batchMs / Math.max(1, cacheStats.batches)).toFixed(1)} ms each, ` +
-        `${((cacheStats.batchMs / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase), ` +
-        `${cacheStats.fallbacks} refused, ${cacheStats.synced} reloads read afresh; ${cacheStats.serverErrors} server errors` +
+      `${cache.builds} builds`,
+      `${cache.applied} writes followed by edits in ${cache.batches} batches ` +
+        `(${(cache.batchMs / Math.max(1, cache.batches)).toFixed(1)} ms each, ` +
+        `${((cache.batchMs / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase), ` +
+        `${cache.fallbacks} refused, ${cache.synced} reloads read afresh; ${cache.serverErrors} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
     const ceiling = writeOnly.rps / WRITE_SHARE;
@@ -241,14 +252,55 @@ const pool = new Pool(spec.origin, { connections: spec.users });
 })();
 `;
 
+/** What the slices of one phase measured, added up (`measure`), until `summarise` gives its figures. */
+interface Phase {
+  seconds: number;
+  /** The server's CPU time and the load generator's, in ms. */
+  serverCpu: number;
+  loadCpu: number;
+  /** The machine's busy time over all its cores, and the wall time, in ms. */
+  machineBusy: number;
+  wall: number;
+  /** The server's event loop: its busy and idle time, and how late its timers fired. */
+  loopActive: number;
+  loopIdle: number;
+  loopDelay: IntervalHistogram;
+  errors: number;
+  samples: string[];
+  reads: number[];
+  writes: number[];
+}
+
+const phase = (): Phase => ({
+  seconds: 0,
+  serverCpu: 0,
+  loadCpu: 0,
+  machineBusy: 0,
+  wall: 0,
+  loopActive: 0,
+  loopIdle: 0,
+  // How long ready work waited for the server's event loop: each database round trip of a write waits this long once
+  // more, on top of the database's own time.
+  loopDelay: monitorEventLoopDelay({ resolution: 1 }),
+  errors: 0,
+  samples: [],
+  reads: [],
+  writes: [],
+});
+
+/** One run of the load generator, its figures. */
 async function load(spec: LoadSpec) {
+  const one = phase();
+  await measure(spec, one);
+  return summarise(one);
+}
+
+/** Runs the load generator once and adds what it and the server did meanwhile to `into`. */
+async function measure(spec: LoadSpec, into: Phase): Promise<void> {
   const cpu = process.cpuUsage();
   const machine = machineTimes();
   const loopUse = performance.eventLoopUtilization();
-  // How long ready work waited for the server's event loop: each database round trip of a write waits this long once
-  // more, on top of the database's own time.
-  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-  loopDelay.enable();
+  into.loopDelay.enable();
   // One loader per server, the users shared among them.
   const origins = [spec.origin, ...(spec.alsoOrigins ?? [])];
   const results = await Promise.all(
@@ -275,33 +327,47 @@ async function load(spec: LoadSpec) {
   const used = process.cpuUsage(cpu);
   const machineUsed = machineTimes(machine);
   const loopUsed = performance.eventLoopUtilization(loopUse);
-  loopDelay.disable();
-  const reads = results.flatMap((r) => r.reads);
-  const writes = results.flatMap((r) => r.writes);
-  const count = reads.length + writes.length;
-  const seconds = Math.max(...results.map((r) => r.seconds));
+  into.loopDelay.disable();
+  into.seconds += Math.max(...results.map((r) => r.seconds));
+  into.serverCpu += (used.user + used.system) / 1000;
+  into.loadCpu += results.reduce((n, r) => n + r.cpu, 0);
+  into.machineBusy += machineUsed.busy;
+  into.wall += machineUsed.wall;
+  into.loopActive += loopUsed.active;
+  into.loopIdle += loopUsed.idle;
+  into.errors += results.reduce((n, r) => n + r.errors, 0);
+  into.samples.push(...results.flatMap((r) => r.samples));
+  for (const r of results) {
+    for (const t of r.reads) into.reads.push(t);
+    for (const t of r.writes) into.writes.push(t);
+  }
+}
+
+/** The figures of a phase: throughput, CPU, cores, event loop, errors and latencies. */
+function summarise(p: Phase) {
+  const count = p.reads.length + p.writes.length;
   return {
-    seconds,
-    rps: count / seconds,
+    seconds: p.seconds,
+    rps: count / p.seconds,
     /** The server's CPU time per request, in ms (this process: the load runs in another). */
-    cpu: (used.user + used.system) / 1000 / count,
+    cpu: p.serverCpu / count,
     /** What the machine's cores did meanwhile, in cores: all busy, and of those the server and the load generator. */
     cores: {
-      server: (used.user + used.system) / 1000 / machineUsed.wall,
-      load: results.reduce((n, r) => n + r.cpu, 0) / machineUsed.wall,
-      busy: machineUsed.busy / machineUsed.wall,
+      server: p.serverCpu / p.wall,
+      load: p.loadCpu / p.wall,
+      busy: p.machineBusy / p.wall,
       total: availableParallelism(),
     },
-    /** The server's event-loop delay, p50 and p99, in ms. */
+    /** The server's event-loop delay, p50 and p99, in ms, and the share of the time it was busy. */
     loop: {
-      p50: loopDelay.percentile(50) / 1e6,
-      p99: loopDelay.percentile(99) / 1e6,
-      busy: loopUsed.utilization,
+      p50: p.loopDelay.percentile(50) / 1e6,
+      p99: p.loopDelay.percentile(99) / 1e6,
+      busy: p.loopActive / (p.loopActive + p.loopIdle),
     },
-    errors: results.reduce((n, r) => n + r.errors, 0),
-    samples: results.flatMap((r) => r.samples),
-    reads: latencies(reads),
-    writes: latencies(writes),
+    errors: p.errors,
+    samples: p.samples,
+    reads: latencies(p.reads),
+    writes: latencies(p.writes),
   };
 }
 
