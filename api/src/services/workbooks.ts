@@ -48,14 +48,19 @@ interface Entry {
 }
 
 /**
- * The least time between two batches of edits applied to a plan's workbook while it is edited without pause. A batch
- * of the mixed load's writes (an assumption, actuals, a cash item) recalculates in about 10 ms; at 50 ms, readers wait
- * half as long for others' writes as at 100 ms, and the mixed load of `bench/api-mixed.ts` served more requests, not
- * fewer (measured at 10, 25, 50 and 100 ms).
+ * The least time between two batches of edits applied to a plan's workbook while it is edited without pause (an edit
+ * after a quiet moment is applied at once). Each batch costs a recalculation (about 9 ms for the mixed load's writes:
+ * an assumption, actuals, a cash item) and the answers of a new version. Measured with `bench/api-mixed.ts`, its phases
+ * interleaved, in pairs: 50 ms gave 0.42-0.43 x the read-only throughput with reads p95 ~72 ms, 100 ms 0.46 with p95
+ * ~105 ms (half the batches), 150 ms 0.46-0.47 with p95 ~130 ms, 200 ms 0.37 (readers then wait more than the
+ * thread saves). Others' writes show within one such interval.
  */
-const APPLY_EVERY_MS = 50;
-/** Pending writes applied without waiting for a read; beyond the limit the entry is dropped. */
-const APPLY_AT = 32;
+const APPLY_EVERY_MS = 100;
+/**
+ * Pending writes applied without waiting for a read (about what the mixed load commits in one interval, so that
+ * batches follow the interval rather than this count); beyond MAX_PENDING the entry is dropped.
+ */
+const APPLY_AT = 64;
 const MAX_PENDING = 1000;
 /** Reads of a plan's inputs for one reload, while writes keep changing them. */
 const BUILD_READS = 3;
