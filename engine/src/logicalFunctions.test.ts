@@ -9,39 +9,38 @@
  * generic path the patch leaves as it was.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HyperFormula as HyperFormulaType, RawCellContent } from 'hyperformula';
 import { describe, expect, it } from 'vitest';
 import type { PlanEdit } from './edits';
-import { loadFixture, seededRandom } from './testing';
+import { HYPERFORMULA_DIR, loadFixture, seededRandom } from './testing';
 import { PlanWorkbook } from './workbook';
 
 interface InterpreterClass {
   prototype: { logicalCall?: (...args: unknown[]) => unknown };
 }
 
-const packageDir = join(dirname(createRequire(import.meta.url).resolve('hyperformula')), '..');
 const require = createRequire(import.meta.url);
 
 const builds = {
   'ES module build': async () => ({
     HyperFormula: (
-      (await import(pathToFileURL(join(packageDir, 'es', 'index.mjs')).href)) as {
+      (await import(pathToFileURL(join(HYPERFORMULA_DIR, 'es', 'index.mjs')).href)) as {
         HyperFormula: typeof HyperFormulaType;
       }
     ).HyperFormula,
     Interpreter: (
-      (await import(pathToFileURL(join(packageDir, 'es', 'interpreter', 'Interpreter.mjs')).href)) as {
+      (await import(pathToFileURL(join(HYPERFORMULA_DIR, 'es', 'interpreter', 'Interpreter.mjs')).href)) as {
         Interpreter: InterpreterClass;
       }
     ).Interpreter,
   }),
   'CommonJS build': async () => ({
-    HyperFormula: (require(join(packageDir, 'commonjs', 'index.js')) as { HyperFormula: typeof HyperFormulaType })
+    HyperFormula: (require(join(HYPERFORMULA_DIR, 'commonjs', 'index.js')) as { HyperFormula: typeof HyperFormulaType })
       .HyperFormula,
     Interpreter: (
-      require(join(packageDir, 'commonjs', 'interpreter', 'Interpreter.js')) as { Interpreter: InterpreterClass }
+      require(join(HYPERFORMULA_DIR, 'commonjs', 'interpreter', 'Interpreter.js')) as { Interpreter: InterpreterClass }
     ).Interpreter,
   }),
 };

@@ -1,9 +1,14 @@
 /** Helpers for tests: load a fixture plan and build it as of a fixed month. */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PlanWorkbook } from './workbook';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/plans/', import.meta.url));
+
+/** The installed HyperFormula package, whose built files `patches/hyperformula+3.5.0.patch` changes. */
+export const HYPERFORMULA_DIR = join(dirname(createRequire(import.meta.url).resolve('hyperformula')), '..');
 
 export function loadFixture(name: string): unknown {
   return JSON.parse(readFileSync(`${FIXTURES}${name}.json`, 'utf8'));

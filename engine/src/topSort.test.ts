@@ -4,11 +4,10 @@
  * 3.5.0's own sort answers: the same nodes sorted and on cycles, in the same order, with the same calls to recompute
  * them. Both of the package's builds are checked.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './testing';
+import { HYPERFORMULA_DIR, seededRandom } from './testing';
 
 interface SortAnswer<N> {
   sorted: N[];
@@ -32,10 +31,9 @@ interface Node {
   id: number;
 }
 
-const packageDir = join(dirname(createRequire(import.meta.url).resolve('hyperformula')), '..');
 const builds: Record<string, string> = {
-  'ES module build': join(packageDir, 'es', 'DependencyGraph', 'TopSort.mjs'),
-  'CommonJS build': join(packageDir, 'commonjs', 'DependencyGraph', 'TopSort.js'),
+  'ES module build': join(HYPERFORMULA_DIR, 'es', 'DependencyGraph', 'TopSort.mjs'),
+  'CommonJS build': join(HYPERFORMULA_DIR, 'commonjs', 'DependencyGraph', 'TopSort.js'),
 };
 
 async function topSortOf(file: string): Promise<TopSortClass> {
