@@ -85,8 +85,9 @@ const REPORT_WAIT_MS = 100;
  * - A reload reads the plan's inputs and brings the cached workbook to them in place when it holds the same cases:
  *   only what differs is compiled and recalculated (`PlanWorkbook.sync`). A plan not cached yet, or whose cases
  *   were added, deleted or moved, is built afresh.
- * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and reads that waited go on one
- *   per turn of the event loop: each version costs one recalculation, and each of its answers is computed once.
+ * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and the reads that waited for a
+ *   batch go on together: each version costs one recalculation, and each of its answers is computed once
+ *   (`cachedOnce` shares an answer being computed).
  * - A read that names the version it has seen (the `Plan-Version` of an earlier answer: every browser tab does) is
  *   answered at that version or a newer one, and at every version this process heard of `applyEveryMs` ago or
  *   earlier (`readVersion`): it sees its own writes and never goes back, and sees others' writes within one batch
@@ -98,8 +99,6 @@ const REPORT_WAIT_MS = 100;
  */
 export class WorkbookCache {
   private readonly entries = new Map<number, Entry>();
-  /** The last of the turns given to reads that waited (`nextTurn`). */
-  private turns = Promise.resolve();
   /**
    * How often workbooks were built, followed an edit, had to be rebuilt after a refused edit, or were brought in
    * place to the plan read afresh (writes not reported as edits: another process's, or ones only a rebuild followed);
@@ -160,10 +159,9 @@ export class WorkbookCache {
     if (!entry) return this.build(db, plan.id, asOf);
     const cached = this.atLeast(entry, plan.version);
     if (cached) return cached;
-    const compiled = await this.follow(db, entry, plan.version);
-    // Reads that waited go on one per turn of the event loop, so the first computes the answers the others then find.
-    await this.nextTurn();
-    return this.atLeast(entry, plan.version, true) ?? compiled;
+    // Reads that waited for the same batch go on together: the first to ask for an answer computes it, and the others
+    // share that computation (`cachedOnce`).
+    return this.follow(db, entry, plan.version);
   }
 
   /**
@@ -185,13 +183,6 @@ export class WorkbookCache {
     if (fresh) return fresh;
     const second = await this.reload(db, entry);
     return this.atLeast(entry, version, true) ?? second;
-  }
-
-  /** Resolves one turn of the event loop after the turn of the read that asked before. */
-  private nextTurn(): Promise<void> {
-    const turn = this.turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-    this.turns = turn;
-    return turn;
   }
 
   /**
