@@ -53,7 +53,9 @@ interface Entry {
  * an assumption, actuals, a cash item) and the answers of a new version. Measured with `bench/api-mixed.ts`, its phases
  * interleaved, in pairs: 50 ms gave 0.42-0.43 x the read-only throughput with reads p95 ~72 ms, 100 ms 0.46 with p95
  * ~105 ms (half the batches), 150 ms 0.46-0.47 with p95 ~130 ms, 200 ms 0.37 (readers then wait more than the
- * thread saves). Others' writes show within one such interval.
+ * thread saves). Since the reads that waited for a batch go on together (not one per turn of the event loop), 100 ms
+ * gives 0.47 with p95 ~91 ms; in paired slices of one run, 70 ms and 200 ms served fewer requests than 100 ms, 140 and
+ * 150 ms about as many. Others' writes show within one such interval.
  */
 const APPLY_EVERY_MS = 100;
 /**
