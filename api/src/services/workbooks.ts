@@ -49,13 +49,12 @@ interface Entry {
 
 /**
  * The least time between two batches of edits applied to a plan's workbook while it is edited without pause (an edit
- * after a quiet moment is applied at once). Each batch costs a recalculation (about 9 ms for the mixed load's writes:
- * an assumption, actuals, a cash item) and the answers of a new version. Measured with `bench/api-mixed.ts`, its phases
- * interleaved, in pairs: 50 ms gave 0.42-0.43 x the read-only throughput with reads p95 ~72 ms, 100 ms 0.46 with p95
- * ~105 ms (half the batches), 150 ms 0.46-0.47 with p95 ~130 ms, 200 ms 0.37 (readers then wait more than the
- * thread saves). Since the reads that waited for a batch go on together (not one per turn of the event loop), 100 ms
- * gives 0.47 with p95 ~91 ms; in paired slices of one run, 70 ms and 200 ms served fewer requests than 100 ms, 140 and
- * 150 ms about as many. Others' writes show within one such interval.
+ * after a quiet moment is applied at once). Each batch costs a recalculation (about 9-11 ms for the mixed load's
+ * writes: an assumption, actuals, a cash item) and the answers of a new version. With `bench/api-mixed.ts`, 100 ms
+ * gives about 0.47 x the read-only throughput with reads p95 ~91 ms. Against it, 50 ms served fewer requests (whole
+ * runs: 0.42-0.43 against 0.46, reads p95 ~72 ms), and so did 70 ms and 200 ms in paired slices of one run (at 200 ms
+ * readers wait longer than the thread saves); 140 and 150 ms served about as many, with readers waiting longer (p95
+ * ~130 ms at 150 ms). Others' writes show within one such interval.
  */
 const APPLY_EVERY_MS = 100;
 /**
