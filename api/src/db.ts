@@ -52,6 +52,46 @@ type PoolEvents = {
   on(event: 'createSuccess' | 'destroySuccess', handler: (id: number, client: { processID: number }) => void): void;
 };
 
+/** Marks the transactions of `transactionBeginAhead` in the config knex hands to its client. */
+const BEGIN_AHEAD = Symbol('topline.beginAhead');
+
+/** What `beginAhead` needs of knex's transaction: its `begin`, which sends BEGIN and resolves once it is answered. */
+interface KnexTransaction {
+  begin(connection: unknown): Promise<unknown>;
+}
+
+/**
+ * Lets a PostgreSQL database's transactions send BEGIN without waiting for its answer (`transactionBeginAhead`): on
+ * the pipelined connection the transaction's first statement follows it at once, and the two cost one round trip.
+ * If BEGIN fails, knex marks the transaction completed and rejects it (its `query`), so nothing is sent after the
+ * first statement's answer, which comes after BEGIN's.
+ */
+function beginAhead(db: Db): void {
+  const client = db.client as { transaction(container: unknown, config?: object, outerTx?: unknown): unknown };
+  const transaction = client.transaction.bind(client);
+  client.transaction = (container, config, outerTx) => {
+    const trx = transaction(container, config, outerTx) as KnexTransaction;
+    if (config && BEGIN_AHEAD in config && !outerTx) {
+      const begin = trx.begin.bind(trx);
+      trx.begin = (connection) => {
+        // Knex's own query: a failure rejects the transaction and completes it; the promise itself resolves.
+        void begin(connection);
+        return Promise.resolve();
+      };
+    }
+    return trx;
+  };
+}
+
+/**
+ * `db.transaction(body)` whose BEGIN goes out with the body's first statement, without a round trip of its own (on
+ * PostgreSQL; elsewhere a transaction as any other). For a body whose first statement is a read that it awaits before
+ * it sends anything else: were BEGIN refused, that read alone would have run outside the transaction.
+ */
+export function transactionBeginAhead<T>(db: Db, body: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(body, { [BEGIN_AHEAD]: true } as Knex.TransactionConfig);
+}
+
 /** Keeps `poolSessions` of a PostgreSQL database as its pool opens and closes connections. */
 function trackSessions(db: Db): void {
   const sessions = new Set<number>();
@@ -78,6 +118,7 @@ export function openDb(options: DbOptions): Db {
     });
     connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? 'public' });
     trackSessions(db);
+    beginAhead(db);
     return db;
   }
   let lock: DataLock | undefined;

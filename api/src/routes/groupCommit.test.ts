@@ -259,4 +259,46 @@ describe('writes to one plan arriving together', () => {
     expect(await planVersion()).toBe(before + 1);
     expect(await changesSince(afterFirst)).toEqual([]);
   });
+
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "send BEGIN and the plan's lock together: one round trip before the writes go out",
+    async () => {
+      // What each connection sends and when the database answers (a ReadyForQuery ends each answer).
+      const wire: string[] = [];
+      type Wire = { query(config: unknown, ...rest: unknown[]): unknown; connection: NodeJS.EventEmitter };
+      const watched = new WeakSet<Wire>();
+      const pool = (api.db.client as { pool: NodeJS.EventEmitter }).pool;
+      const watch = (_id: number, client: Wire) => {
+        if (watched.has(client)) return;
+        watched.add(client);
+        const query = client.query.bind(client);
+        client.query = (config, ...rest) => {
+          const text = typeof config === 'string' ? config : (config as { text?: string }).text;
+          wire.push(`sent ${String(text).trim().split(/\s+/)[0]?.toUpperCase()}`);
+          return query(config, ...rest);
+        };
+        client.connection.on('readyForQuery', () => wire.push('answered'));
+      };
+      pool.on('acquireSuccess', watch);
+      try {
+        await warm();
+        wire.length = 0;
+        const before = await planVersion();
+        const answer = await post(ownerToken, '/pl/monthly/cashflow/edit', {
+          case_id: caseId,
+          year: 1,
+          month: 3,
+          equity_raised: 7_000_000,
+        });
+        expect(answer.status).toBe(200);
+        expect(versionOf(answer)).toBe(before + 1);
+        const begin = wire.indexOf('sent BEGIN;');
+        expect(begin).toBeGreaterThanOrEqual(0);
+        // The lock's SELECT leaves before BEGIN is answered; nothing else does until the lock is.
+        expect(wire.slice(begin, begin + 4)).toEqual(['sent BEGIN;', 'sent SELECT', 'answered', 'answered']);
+      } finally {
+        pool.removeListener('acquireSuccess', watch);
+      }
+    },
+  );
 });

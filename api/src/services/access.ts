@@ -20,7 +20,7 @@ import {
 } from '@topline/contract';
 import type { PlanEdit } from '@topline/engine';
 import type { Knex } from 'knex';
-import type { Db } from '../db';
+import { type Db, transactionBeginAhead } from '../db';
 import { mayWrite, PLAN_VERSION_ONLY } from './accessWrites';
 import { type ChangeActor, changeSettings, currentActor } from './changes';
 import { type TierInfo, tierFrom, type UserRow } from './users';
@@ -525,7 +525,7 @@ type Answers = () => void;
 
 async function runAlone(db: Db, planId: number, write: QueuedWrite): Promise<Answers> {
   try {
-    const value = await db.transaction(async (trx) => {
+    const value = await transactionBeginAhead(db, async (trx) => {
       await lockPlanForChange(trx, planId, write.actor);
       return write.inContext(() => write.body(trx));
     });
@@ -541,7 +541,7 @@ async function runGroup(db: Db, planId: number, group: QueuedWrite[]): Promise<A
   // What was sent ahead without waiting for its answer: change namings, the statements of blind writes, the version.
   const sent: Promise<unknown>[] = [];
   try {
-    results = await db.transaction(async (trx) => {
+    results = await transactionBeginAhead(db, async (trx) => {
       const answers: unknown[] = [];
       const pipelined = await pipelinedConnection(trx);
       // Whether a write of the group may have added or removed cases since the plan's case ids were last read.
