@@ -49,14 +49,15 @@ interface Entry {
 
 /**
  * The least time between two batches of edits applied to a plan's workbook while it is edited without pause (an edit
- * after a quiet moment is applied at once). Each batch costs a recalculation (about 9-11 ms for the mixed load's
- * writes: an assumption, actuals, a cash item) and the answers of a new version. With `bench/api-mixed.ts`, 100 ms
- * gives about 0.47 x the read-only throughput with reads p95 ~91 ms. Against it, 50 ms served fewer requests (whole
- * runs: 0.42-0.43 against 0.46, reads p95 ~72 ms), and so did 70 ms and 200 ms in paired slices of one run (at 200 ms
- * readers wait longer than the thread saves); 140 and 150 ms served about as many, with readers waiting longer (p95
- * ~130 ms at 150 ms). Others' writes show within one such interval.
+ * after a quiet moment is applied at once). Each batch costs a recalculation (about 7-11 ms for the mixed load's
+ * writes: an assumption, actuals, a cash item) and the answers of a new version, and a reader of its own write waits
+ * for the next one. Measured with `bench/api-mixed.ts` in paired slices of one run (the intervals in turn, 5 s each):
+ * with the machine's other core free, 70 ms served 12 % more requests than 100 ms (6 pairs of 6; reads p95 ~55 ms
+ * instead of ~68 ms) and somewhat more than 50 ms (means 2,939 and 2,783 a second), and 20 ms fewer than 50 ms; with
+ * that core kept busy (a slower machine), 70 ms about as many as 100 ms (1,422 and 1,397 a second) and more than 50 ms
+ * in 4 pairs of 4. Others' writes show within one such interval.
  */
-const APPLY_EVERY_MS = 100;
+const APPLY_EVERY_MS = 70;
 /**
  * Pending writes applied without waiting for a read (about what the mixed load commits in one interval, so that
  * batches follow the interval rather than this count); beyond MAX_PENDING the entry is dropped.

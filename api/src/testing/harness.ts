@@ -60,7 +60,7 @@ export interface TestApiOptions {
   env?: Record<string, string>;
   now?: () => Date;
   mailer?: Mailer;
-  /** The workbook cache's least time between two batches of edits (`WorkbookCache`), 100 ms by default. */
+  /** The workbook cache's least time between two batches of edits (`WorkbookCache`), 70 ms by default. */
   applyEveryMs?: number;
 }
 
