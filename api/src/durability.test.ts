@@ -130,7 +130,9 @@ function distinctWrites(planId: number, caseId: number): Write[] {
 
 /**
  * Sends `writes` from `workers` concurrent senders until `killAfter` are acknowledged, then kills the process with
- * SIGKILL while the others are in flight. Answers the writes acknowledged and those sent but not acknowledged.
+ * SIGKILL as the next write goes out, while the others are in flight. (Killed as an answer arrives instead, the
+ * other writers' answers may all be on their way already: a group commit answers its writes together.) Answers the
+ * writes acknowledged and those sent but not acknowledged.
  */
 async function writeUntilKilled(api: ApiProcess, token: string, writes: Write[], killAfter: number, workers = 6) {
   const acknowledged: Write[] = [];
@@ -140,13 +142,14 @@ async function writeUntilKilled(api: ApiProcess, token: string, writes: Write[],
   const worker = async () => {
     while (!killed && next < writes.length) {
       const write = writes[next++] as Write;
-      const answer = await call(api.url, 'POST', write.path, { token, body: write.body });
+      const sent = call(api.url, 'POST', write.path, { token, body: write.body });
+      if (acknowledged.length >= killAfter) killed ??= api.kill('SIGKILL');
+      const answer = await sent;
       if (answer.status === 200) acknowledged.push(write);
       else {
         expect(answer.status).toBe(0);
         unanswered.push(write);
       }
-      if (acknowledged.length >= killAfter) killed ??= api.kill('SIGKILL');
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));
