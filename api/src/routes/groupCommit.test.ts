@@ -263,21 +263,21 @@ describe('writes to one plan arriving together', () => {
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     "send BEGIN and the plan's lock together: one round trip before the writes go out",
     async () => {
-      // What each connection sends and when the database answers (a ReadyForQuery ends each answer).
-      const wire: string[] = [];
+      // What each connection sends and when the database answers (a ReadyForQuery ends each answer), by connection.
+      const wire: { connection: number; event: string }[] = [];
       type Wire = { query(config: unknown, ...rest: unknown[]): unknown; connection: NodeJS.EventEmitter };
       const watched = new WeakSet<Wire>();
       const pool = (api.db.client as { pool: NodeJS.EventEmitter }).pool;
-      const watch = (_id: number, client: Wire) => {
+      const watch = (id: number, client: Wire) => {
         if (watched.has(client)) return;
         watched.add(client);
         const query = client.query.bind(client);
         client.query = (config, ...rest) => {
           const text = typeof config === 'string' ? config : (config as { text?: string }).text;
-          wire.push(`sent ${String(text).trim().split(/\s+/)[0]?.toUpperCase()}`);
+          wire.push({ connection: id, event: `sent ${String(text).trim().split(/\s+/)[0]?.toUpperCase()}` });
           return query(config, ...rest);
         };
-        client.connection.on('readyForQuery', () => wire.push('answered'));
+        client.connection.on('readyForQuery', () => wire.push({ connection: id, event: 'answered' }));
       };
       pool.on('acquireSuccess', watch);
       try {
@@ -292,10 +292,12 @@ describe('writes to one plan arriving together', () => {
         });
         expect(answer.status).toBe(200);
         expect(versionOf(answer)).toBe(before + 1);
-        const begin = wire.indexOf('sent BEGIN;');
-        expect(begin).toBeGreaterThanOrEqual(0);
+        const begin = wire.find((w) => w.event === 'sent BEGIN;');
+        expect(begin).toBeDefined();
+        const connection = wire.filter((w) => w.connection === begin?.connection).map((w) => w.event);
+        const transaction = connection.slice(connection.indexOf('sent BEGIN;'));
         // The lock's SELECT leaves before BEGIN is answered; nothing else does until the lock is.
-        expect(wire.slice(begin, begin + 4)).toEqual(['sent BEGIN;', 'sent SELECT', 'answered', 'answered']);
+        expect(transaction.slice(0, 4)).toEqual(['sent BEGIN;', 'sent SELECT', 'answered', 'answered']);
       } finally {
         pool.removeListener('acquireSuccess', watch);
       }
