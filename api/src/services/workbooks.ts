@@ -55,7 +55,8 @@ interface Entry {
  * with the machine's other core free, 70 ms served 12 % more requests than 100 ms (6 pairs of 6; reads p95 ~55 ms
  * instead of ~68 ms) and somewhat more than 50 ms (means 2,939 and 2,783 a second), and 20 ms fewer than 50 ms; with
  * that core kept busy (a slower machine), 70 ms about as many as 100 ms (1,422 and 1,397 a second) and more than 50 ms
- * in 4 pairs of 4. Others' writes show within one such interval.
+ * in 4 pairs of 4. On an earlier, slower host 70 ms served slightly fewer than 100 ms (1,476 and 1,520 a second) and
+ * 140 ms a little more (6 pairs of 8). Others' writes show within one such interval.
  */
 const APPLY_EVERY_MS = 70;
 /**
