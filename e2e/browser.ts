@@ -84,7 +84,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     preview: { host: '127.0.0.1', port, strictPort: fixedPort !== null, proxy: { '/api': api.url } },
   });
   const webUrl = (server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`).replace(/\/$/, '');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // Chromium refuses ports it keeps for other protocols (5060 and 5061, SIP, are in the range above) unless told.
+  const allowed = `--explicitly-allowed-ports=${new URL(webUrl).port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, allowed] });
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
     api,
