@@ -76,12 +76,15 @@ export async function run(): Promise<void> {
     const readOnlyPhase = phase();
     const mixedPhase = phase();
     const cacheStats = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
+    /** The batch interval at the end of each mixed slice (it follows the event loop's use: `BatchInterval`). */
+    const intervals: number[] = [];
     for (let slice = 0; slice < slices; slice++) {
       await measure({ origin, headers, reads, writes: [], seconds: SECONDS / slices }, readOnlyPhase);
       const before = { ...workbooks.stats };
       const profiling = await profileIf(profileFile);
       await measure({ origin, headers, reads, writes, seconds: SECONDS / slices }, mixedPhase);
       await profiling?.stop();
+      intervals.push(workbooks.interval.current());
       for (const key of Object.keys(cacheStats) as (keyof typeof cacheStats)[]) {
         cacheStats[key] += workbooks.stats[key] - before[key];
       }
@@ -139,7 +142,8 @@ export async function run(): Promise<void> {
       `${cache.applied} writes followed by edits in ${cache.batches} batches ` +
         `(${(cache.batchMs / Math.max(1, cache.batches)).toFixed(1)} ms each, ` +
         `${((cache.batchMs / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase), ` +
-        `${cache.fallbacks} refused, ${cache.synced} reloads read afresh; ${cache.serverErrors} server errors` +
+        `${cache.fallbacks} refused, ${cache.synced} reloads read afresh; batch interval at the end of each slice ` +
+        `${intervals.map((ms) => ms.toFixed(0)).join(', ')} ms; ${cache.serverErrors} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
     const ceiling = writeOnly.rps / WRITE_SHARE;

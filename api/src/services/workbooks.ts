@@ -3,6 +3,7 @@ import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../db';
 import type { CachedAnswer } from '../http/cachedAnswer';
 import { type AccessPlan, type EditsFor, PLAN_COLUMNS } from './access';
+import { BatchInterval, fixedInterval } from './batchInterval';
 import { type LoadedPlan, loadPlanFile } from './planFile';
 
 /**
@@ -39,26 +40,14 @@ interface Entry {
   appliedAt: number;
   settling?: Promise<void> | undefined;
   /**
-   * Versions this process heard of (a read's access, a write's report) and when, oldest first: those heard of
-   * `applyEveryMs` ago or earlier bound how far behind a read that names its version may be answered (`readVersion`).
+   * Versions this process heard of (a read's access, a write's report) and when, oldest first: those heard of one
+   * batch interval ago or earlier bound how far behind a read that names its version may be answered (`readVersion`).
    */
   heard: { version: number; at: number }[];
   /** The newest version the database said another process wrote (0 if none): no report of it will come. */
   elsewhere: number;
 }
 
-/**
- * The least time between two batches of edits applied to a plan's workbook while it is edited without pause (an edit
- * after a quiet moment is applied at once). Each batch costs a recalculation (about 7-11 ms for the mixed load's
- * writes: an assumption, actuals, a cash item) and the answers of a new version, and a reader of its own write waits
- * for the next one. Measured with `bench/api-mixed.ts` in paired slices of one run (the intervals in turn, 5 s each):
- * with the machine's other core free, 70 ms served 12 % more requests than 100 ms (6 pairs of 6; reads p95 ~55 ms
- * instead of ~68 ms) and somewhat more than 50 ms (means 2,939 and 2,783 a second), and 20 ms fewer than 50 ms; with
- * that core kept busy (a slower machine), 70 ms about as many as 100 ms (1,422 and 1,397 a second) and more than 50 ms
- * in 4 pairs of 4. On an earlier, slower host 70 ms served slightly fewer than 100 ms (1,476 and 1,520 a second) and
- * 140 ms a little more (6 pairs of 8). Others' writes show within one such interval.
- */
-const APPLY_EVERY_MS = 70;
 /**
  * Pending writes applied without waiting for a read (about what the mixed load commits in one interval, so that
  * batches follow the interval rather than this count); beyond MAX_PENDING the entry is dropped.
@@ -88,11 +77,12 @@ const REPORT_WAIT_MS = 100;
  * - A reload reads the plan's inputs and brings the cached workbook to them in place when it holds the same cases:
  *   only what differs is compiled and recalculated (`PlanWorkbook.sync`). A plan not cached yet, or whose cases
  *   were added, deleted or moved, is built afresh.
- * - While a plan is edited without pause, batches are at least `applyEveryMs` apart, and the reads that waited for a
- *   batch go on together: each version costs one recalculation, and each of its answers is computed once
- *   (`cachedOnce` shares an answer being computed).
+ * - While a plan is edited without pause, batches are at least one batch interval apart (`BatchInterval`: 20 to
+ *   100 ms, shorter while the event loop has time to spare), and the reads that waited for a batch go on together:
+ *   each version costs one recalculation, and each of its answers is computed once (`cachedOnce` shares an answer
+ *   being computed). An edit after a quiet moment is applied at once.
  * - A read that names the version it has seen (the `Plan-Version` of an earlier answer: every browser tab does) is
- *   answered at that version or a newer one, and at every version this process heard of `applyEveryMs` ago or
+ *   answered at that version or a newer one, and at every version this process heard of one batch interval ago or
  *   earlier (`readVersion`): it sees its own writes and never goes back, and sees others' writes within one batch
  *   instead of waiting for the batch of every write committed a moment before it. A read that names none is answered
  *   at the version its access loaded, every write committed before it.
@@ -113,15 +103,21 @@ export class WorkbookCache {
    * @param maxPlans plans kept, the least recently read evicted first
    * @param applyEveryMs the least time between two batches of edits applied to a plan's workbook: while a plan is
    *   edited without pause, reads that need the next version wait for one batch of every write meanwhile instead of
-   *   each write costing a recalculation and its answers anew (APPLY_EVERY_MS)
+   *   each write costing a recalculation and its answers anew. Without it, the interval follows how busy the event
+   *   loop is (`BatchInterval`).
    * @param reportWaitMs how long a read waits for the report of a version before it reloads the plan
    *   (REPORT_WAIT_MS), unless the database said another process wrote it
    */
   constructor(
     private readonly maxPlans = 200,
-    private readonly applyEveryMs = APPLY_EVERY_MS,
+    applyEveryMs?: number,
     private readonly reportWaitMs = REPORT_WAIT_MS,
-  ) {}
+  ) {
+    this.interval = applyEveryMs === undefined ? new BatchInterval() : fixedInterval(applyEveryMs);
+  }
+
+  /** The least time between two batches of edits applied to a plan's workbook. */
+  readonly interval: BatchInterval;
 
   get size(): number {
     return this.entries.size;
@@ -137,8 +133,8 @@ export class WorkbookCache {
   /**
    * The version a read of the plan must be answered at, given the plan's version its access loaded (`loaded`: every
    * write committed before the read) and the version the caller names (`seen`, from an earlier answer), if any:
-   * without one, `loaded`; with one, `seen` and every version heard of at least `applyEveryMs` ago, so that a caller
-   * sees its own writes at once and others' within a batch.
+   * without one, `loaded`; with one, `seen` and every version heard of at least one batch interval ago, so that a
+   * caller sees its own writes at once and others' within a batch.
    */
   readVersion(planId: number, loaded: number, seen: number | null): number {
     const entry = this.entries.get(planId);
@@ -148,7 +144,7 @@ export class WorkbookCache {
     if (seen === null) return loaded;
     // A version beyond the loaded one was never committed (the caller's access is read afresh when it names a newer
     // one than it holds): not waited for.
-    return Math.max(Math.min(seen, loaded), this.heardBefore(entry, performance.now() - this.applyEveryMs));
+    return Math.max(Math.min(seen, loaded), heardBefore(entry, performance.now() - this.interval.current()));
   }
 
   /**
@@ -247,22 +243,17 @@ export class WorkbookCache {
     return entry;
   }
 
-  /** Notes that the plan is at `version` or a newer one, from now on (and forgets what no read can need any more). */
+  /**
+   * Notes that the plan is at `version` or a newer one, from now on, and forgets what no read can need any more: of
+   * the versions heard of a longest interval ago or earlier, all but the newest.
+   */
   private hear(entry: Entry, version: number): void {
     const last = entry.heard.at(-1);
     if (last && last.version >= version) return;
     const now = performance.now();
     entry.heard.push({ version, at: now });
-    this.heardBefore(entry, now - this.applyEveryMs);
-  }
-
-  /** The newest version heard of at `time` or earlier (0 if none); forgets what a later call cannot need. */
-  private heardBefore(entry: Entry, time: number): number {
-    let count = 0;
-    while (count < entry.heard.length && (entry.heard[count]?.at ?? time) <= time) count++;
-    // The newest of those still answers later calls; the older ones never again.
-    if (count > 1) entry.heard.splice(0, count - 1);
-    return count > 0 ? (entry.heard[0]?.version ?? 0) : 0;
+    const old = heardCount(entry, now - this.interval.max);
+    if (old > 1) entry.heard.splice(0, old - 1);
   }
 
   /**
@@ -294,9 +285,9 @@ export class WorkbookCache {
     });
   }
 
-  /** Resolves when the entry may apply its next batch of edits (`applyEveryMs` after the last one). */
+  /** Resolves when the entry may apply its next batch of edits (a batch interval after the last one). */
   private settled(entry: Entry): Promise<void> {
-    const wait = this.applyEveryMs - (performance.now() - entry.appliedAt);
+    const wait = this.interval.current() - (performance.now() - entry.appliedAt);
     if (wait <= 0) return Promise.resolve();
     entry.settling ??= new Promise<void>((resolve) =>
       setTimeout(() => {
@@ -309,11 +300,13 @@ export class WorkbookCache {
 
   /**
    * The entry's newest workbook if it is at least at `version`: as it is, else with the pending edits applied when
-   * the last batch is `applyEveryMs` old (or `now`).
+   * the last batch is a batch interval old (or `now`).
    */
   private atLeast(entry: Entry, version: number, now = false): CompiledPlan | undefined {
     const ready =
-      entry.ready && entry.ready.version < version && (now || performance.now() - entry.appliedAt >= this.applyEveryMs)
+      entry.ready &&
+      entry.ready.version < version &&
+      (now || performance.now() - entry.appliedAt >= this.interval.current())
         ? this.catchUp(entry)
         : entry.ready;
     return ready && ready.version >= version ? ready : undefined;
@@ -450,6 +443,24 @@ export class WorkbookCache {
       this.entries.delete(oldest);
     }
   }
+}
+
+/** How many of the versions the entry heard of were heard at `time` or earlier (they are kept in time order). */
+function heardCount(entry: Entry, time: number): number {
+  let low = 0;
+  let high = entry.heard.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((entry.heard[middle]?.at ?? time) <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The newest version heard of at `time` or earlier (0 if none). */
+function heardBefore(entry: Entry, time: number): number {
+  const count = heardCount(entry, time);
+  return count > 0 ? (entry.heard[count - 1]?.version ?? 0) : 0;
 }
 
 const sameMonth = (a: Month, b: Month) => a.year === b.year && a.month === b.month;

@@ -60,7 +60,10 @@ export interface TestApiOptions {
   env?: Record<string, string>;
   now?: () => Date;
   mailer?: Mailer;
-  /** The workbook cache's least time between two batches of edits (`WorkbookCache`), 70 ms by default. */
+  /**
+   * The workbook cache's least time between two batches of edits (`WorkbookCache`), fixed; without it, the interval
+   * follows how busy the event loop is, as in production (`BatchInterval`).
+   */
   applyEveryMs?: number;
 }
 

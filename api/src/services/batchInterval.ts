@@ -1,0 +1,84 @@
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+
+export interface BatchIntervalOptions {
+  /** Bounds of the interval, in ms. */
+  min: number;
+  max: number;
+  /** The interval until the first measurement. */
+  start: number;
+  /** How often the event loop's use is measured, in ms (lazily: at the first call after that time). */
+  windowMs: number;
+  /** Below `low` busy the interval shortens by `step`, above `high` it lengthens by `step`. */
+  low: number;
+  high: number;
+  step: number;
+}
+
+/**
+ * The batch interval of the workbook cache, from measurements of the mixed load (`bench/api-mixed.ts`, paired 5 s
+ * slices, 50 users on one plan, 20 % writes). On a host whose read-only phase served 13,400-15,900 requests a second,
+ * fixed intervals gave: 70 ms, the event loop 72-77 % busy and 0.28-0.30 x the read-only rate; 35 ms, 90-92 % busy and
+ * 0.37-0.39 x; 20 ms, 94 % busy and 0.31 x. At 70 ms the users waited for the batch of their own writes while the
+ * thread had time to spare; at 20 ms the recalculations took it all. On slower hosts, where the loop was 93-94 % busy
+ * at 70 ms, 50 ms and less served fewer requests than 70 and 100 ms. So the interval follows the loop, between 20 and
+ * 100 ms. Which band of the loop's use to keep it in, in paired slices of one run (4 pairs): 85-95 % gave 0.38 x
+ * (about 35 ms fixed: 0.37 x), 80-90 % 0.36 x and 75-85 % 0.33 x.
+ */
+export const BATCH_INTERVAL: BatchIntervalOptions = {
+  min: 20,
+  max: 100,
+  start: 70,
+  windowMs: 250,
+  low: 0.85,
+  high: 0.95,
+  step: 1.2,
+};
+
+/**
+ * The least time between two batches of edits applied to a plan's workbook, adapted to how busy this process's event
+ * loop has been: each batch costs a recalculation and the answers of a new version, and a reader of its own write
+ * waits for the next batch. While the loop has time to spare (busy less than `low` of the last window), a shorter
+ * interval answers those readers sooner for CPU that would otherwise go unused; while it is nearly always busy (more
+ * than `high`), a longer one leaves more of it to requests. Between the two the interval stays as it is.
+ */
+export class BatchInterval {
+  private ms: number;
+  private last: EventLoopUtilization;
+  private measuredAt: number;
+
+  constructor(
+    private readonly options: BatchIntervalOptions = BATCH_INTERVAL,
+    private readonly utilisation: (
+      a?: EventLoopUtilization,
+      b?: EventLoopUtilization,
+    ) => EventLoopUtilization = performance.eventLoopUtilization,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.ms = options.start;
+    this.last = this.utilisation();
+    this.measuredAt = this.now();
+  }
+
+  /** The longest the interval can be: what bounds how long other writes' versions are remembered. */
+  get max(): number {
+    return this.options.max;
+  }
+
+  /** The interval now, in ms, measured anew when the last measurement is a window old. */
+  current(): number {
+    const now = this.now();
+    if (now - this.measuredAt < this.options.windowMs) return this.ms;
+    const sample = this.utilisation();
+    const busy = this.utilisation(sample, this.last).utilization;
+    this.last = sample;
+    this.measuredAt = now;
+    const { min, max, low, high, step } = this.options;
+    if (busy < low) this.ms = Math.max(min, this.ms / step);
+    else if (busy > high) this.ms = Math.min(max, this.ms * step);
+    return this.ms;
+  }
+}
+
+/** A fixed interval (tests, and callers that name one). */
+export const fixedInterval = (ms: number) =>
+  new BatchInterval({ min: ms, max: ms, start: ms, windowMs: Number.POSITIVE_INFINITY, low: 0, high: 1, step: 1 });
