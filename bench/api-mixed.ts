@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
     const slices = profileFile ? 1 : Math.max(1, Math.round(SECONDS / SLICE_SECONDS));
     const readOnlyPhase = phase();
     const mixedPhase = phase();
-    const cacheStats = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
+    const cache = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
     /** The batch interval at the end of each mixed slice (it follows the event loop's use: `BatchInterval`). */
     const intervals: number[] = [];
     for (let slice = 0; slice < slices; slice++) {
@@ -85,16 +85,12 @@ export async function run(): Promise<void> {
       await measure({ origin, headers, reads, writes, seconds: SECONDS / slices }, mixedPhase);
       await profiling?.stop();
       intervals.push(workbooks.interval.current());
-      for (const key of Object.keys(cacheStats) as (keyof typeof cacheStats)[]) {
-        cacheStats[key] += workbooks.stats[key] - before[key];
+      for (const key of Object.keys(cache) as (keyof typeof cache)[]) {
+        cache[key] += workbooks.stats[key] - before[key];
       }
     }
     const readOnly = summarise(readOnlyPhase);
     const mixed = summarise(mixedPhase);
-    const cache = {
-      ...cacheStats,
-      serverErrors: serverErrors.length,
-    };
     // What one plan takes in writes alone: the mix cannot pass this rate divided by the writes' share.
     const writeOnly = await load({ origin, headers, reads: [], writes, writeShare: 1, seconds: WRITE_SECONDS });
     // The same mix on two API processes of the database, the users shared between them: each follows the other's
@@ -143,7 +139,7 @@ export async function run(): Promise<void> {
         `(${(cache.batchMs / Math.max(1, cache.batches)).toFixed(1)} ms each, ` +
         `${((cache.batchMs / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase), ` +
         `${cache.fallbacks} refused, ${cache.synced} reloads read afresh; batch interval at the end of each slice ` +
-        `${intervals.map((ms) => ms.toFixed(0)).join(', ')} ms; ${cache.serverErrors} server errors` +
+        `${intervals.map((ms) => ms.toFixed(0)).join(', ')} ms; ${serverErrors.length} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
     );
     const ceiling = writeOnly.rps / WRITE_SHARE;
