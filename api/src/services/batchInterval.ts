@@ -16,13 +16,19 @@ export interface BatchIntervalOptions {
 
 /**
  * The batch interval of the workbook cache, from measurements of the mixed load (`bench/api-mixed.ts`, paired 5 s
- * slices, 50 users on one plan, 20 % writes). On a host whose read-only phase served 13,400-15,900 requests a second,
- * fixed intervals gave: 70 ms, the event loop 72-77 % busy and 0.28-0.30 x the read-only rate; 35 ms, 90-92 % busy and
- * 0.37-0.39 x; 20 ms, 94 % busy and 0.31 x. At 70 ms the users waited for the batch of their own writes while the
- * thread had time to spare; at 20 ms the recalculations took it all. On slower hosts, where the loop was 93-94 % busy
- * at 70 ms, 50 ms and less served fewer requests than 70 and 100 ms. So the interval follows the loop, between 20 and
- * 100 ms. Which band of the loop's use to keep it in, in paired slices of one run (4 pairs): 85-95 % gave 0.38 x
- * (about 35 ms fixed: 0.37 x), 80-90 % 0.36 x and 75-85 % 0.33 x.
+ * slices of one run, 50 users on one plan, 20 % writes). Each batch costs a recalculation (5-11 ms for the mixed
+ * load's writes: an assumption, actuals, a cash item) and the answers of a new version.
+ * - A host whose read-only phase served 13,400-15,900 requests a second: at 70 ms the event loop was 72-77 % busy and
+ *   the mix served 0.28-0.30 x the read-only rate (the users waited for the batch of their own writes while the thread
+ *   had time to spare), 35 ms 90-92 % and 0.37-0.39 x, 20 ms 94 % and 0.31 x (the recalculations took the thread).
+ *   Which band of the loop's use to keep (4 pairs): 85-95 % gave 0.38 x, 80-90 % 0.36 x, 75-85 % 0.33 x. With a CPU
+ *   hog on its other core (a slower machine): this adaptive interval 0.422 x, 70 ms 0.417 x, 100 ms 0.364 x.
+ * - A host serving 7,200-8,700 reads a second: 70 ms served 12 % more requests than 100 ms (6 pairs of 6) and somewhat
+ *   more than 50 ms (2,939 and 2,783 a second), 20 ms fewer than 50 ms; with its other core kept busy, 70 ms about as
+ *   many as 100 ms (1,422 and 1,397) and more than 50 ms (4 pairs of 4).
+ * - An earlier, slower host: 70 ms slightly fewer than 100 ms (1,476 and 1,520 a second), 140 ms a little more (6 pairs
+ *   of 8).
+ * So the interval follows the loop, between 20 and 100 ms.
  */
 export const BATCH_INTERVAL: BatchIntervalOptions = {
   min: 20,
