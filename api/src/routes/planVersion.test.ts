@@ -1,9 +1,10 @@
 /**
  * Which version of a plan a screen read answers (`Plan-Version`, WorkbookCache.readVersion): without the header,
  * every write committed before the read; with it, the version named or a newer one, at most one batch of edits
- * (`applyEveryMs`) behind the writes this process heard of, and the answer names the version it was read at.
+ * (`applyEveryMs`) behind the writes this process heard of, and the answer names the version it was read at. Then the
+ * same under concurrent writers with the batch interval following the event loop, as in production.
  */
-import { PLAN_VERSION_HEADER } from '@topline/contract';
+import { PLAN_VERSION_HEADER, planMonth } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, createPlan, startTestApi, type TestApi } from '../testing/harness';
 
@@ -87,5 +88,74 @@ describe('the version a screen read answers', () => {
     });
     expect(garbage.status).toBe(400);
     expect(garbage.body.errors?.[PLAN_VERSION_HEADER] ?? garbage.body.message).toMatch(/Plan-Version/);
+  });
+});
+
+describe('concurrent writers, with the batch interval following the event loop', () => {
+  let live: TestApi;
+  let liveToken: string;
+  let livePlan: number;
+  let liveCase: number;
+  beforeAll(async () => {
+    live = await startTestApi();
+    ({ token: liveToken } = await live.user('versions-live@example.com', 'team'));
+    ({ planId: livePlan, caseId: liveCase } = await createPlan(live, liveToken));
+  });
+  afterAll(async () => {
+    await live.close();
+  });
+
+  it('gives each writer its own write at once and never goes back, on the screens and in the plan file', async () => {
+    const WRITERS = 8;
+    const ROUNDS = 6;
+    const before = Number((await live.db('business_plans').where({ id: livePlan }).first('version')).version);
+    await Promise.all(
+      Array.from({ length: WRITERS }, async (_, writer) => {
+        // Each writer owns one month's equity raised, so the value it reads back can only be its own.
+        const month = writer + 1;
+        let seen = 0;
+        for (let round = 1; round <= ROUNDS; round++) {
+          const value = 1_000_000 * month + round;
+          const written = await live.call('POST', '/pl/monthly/cashflow/edit', {
+            token: liveToken,
+            body: { business_plan_id: livePlan, case_id: liveCase, year: 1, month, equity_raised: value },
+          });
+          expect(written.status).toBe(200);
+          const version = versionOf(written);
+          expect(version).toBeGreaterThan(seen);
+          seen = version;
+          const headers = { [PLAN_VERSION_HEADER]: String(seen) };
+          // The screens (the warm path once an answer of the version is kept) and the plan file.
+          for (const path of ['/pl/retrieve', '/dashboard/retrieve', '/pl/monthly/retrieve']) {
+            const query = { business_plan_id: livePlan, case_id: liveCase, year: 1 };
+            const screen = await live.call('GET', path, { token: liveToken, query, headers });
+            expect(screen.status).toBe(200);
+            expect(versionOf(screen)).toBeGreaterThanOrEqual(seen);
+            seen = versionOf(screen);
+          }
+          const file = await live.call('GET', '/business-plan/file', {
+            token: liveToken,
+            query: { business_plan_id: livePlan },
+            headers: { [PLAN_VERSION_HEADER]: String(seen) },
+          });
+          expect(file.status).toBe(200);
+          expect(versionOf(file)).toBeGreaterThanOrEqual(seen);
+          expect(file.body.data.plan.cases[0].cash[String(planMonth(1, month))].equity_raised).toBe(value);
+          seen = versionOf(file);
+        }
+      }),
+    );
+    // Every write committed, one version each, and the plan reads as the last round of each writer.
+    const after = await live.db('business_plans').where({ id: livePlan }).first('version');
+    expect(Number(after.version)).toBe(before + WRITERS * ROUNDS);
+    const last = await live.call('GET', '/business-plan/file', {
+      token: liveToken,
+      query: { business_plan_id: livePlan },
+    });
+    for (let month = 1; month <= WRITERS; month++) {
+      expect(last.body.data.plan.cases[0].cash[String(planMonth(1, month))].equity_raised).toBe(
+        1_000_000 * month + ROUNDS,
+      );
+    }
   });
 });
