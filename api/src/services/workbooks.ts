@@ -98,6 +98,8 @@ export class WorkbookCache {
    * and the batches of edits applied (a recalculation each) and the milliseconds they took.
    */
   readonly stats = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
+  /** The least time between two batches of edits applied to a plan's workbook. */
+  readonly interval: BatchInterval;
 
   /**
    * @param maxPlans plans kept, the least recently read evicted first
@@ -115,9 +117,6 @@ export class WorkbookCache {
   ) {
     this.interval = applyEveryMs === undefined ? new BatchInterval() : fixedInterval(applyEveryMs);
   }
-
-  /** The least time between two batches of edits applied to a plan's workbook. */
-  readonly interval: BatchInterval;
 
   get size(): number {
     return this.entries.size;
