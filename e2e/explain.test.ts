@@ -1,3 +1,4 @@
+import { explain } from '@topline/engine';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, screenshot, startStack } from './browser';
@@ -69,6 +70,43 @@ describe('explain in headless Chromium', () => {
     await page.waitForURL(`**/business-plans/${planId}/pl`);
     await page.locator('section[data-screen="pl"]').waitFor();
     expect(await panel().count()).toBe(0);
+  }, 120_000);
+
+  it('explains a count as the grid shows it: the whole number, and what it is before rounding', async () => {
+    // The engine's explanation of the plan's new customers, month by month: a month whose shown count is not its
+    // computed one (the grid foots counts: each month is a step of the rounded running total).
+    const wb = await engineOf(stack, owner.token, planId);
+    const months = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    const explained = months.map((period) => explain(wb, { caseIndex: 0, year: 1, period, key: 'order' }));
+    const month = explained.findIndex((x) => x.shown !== undefined && x.shown !== Math.round(Number(x.value)));
+    const x = explained[month];
+    if (!x || x.shown === undefined) throw new Error('the plan has no month whose count is footed away from its value');
+    // Footing: the month shows round(total through it) - round(total before it).
+    const through = explained.slice(0, month + 1).reduce((sum, m) => sum + Number(m.value), 0);
+    expect(x.shown).toBe(Math.round(through) - Math.round(through - Number(x.value)));
+
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await cell('order', `M${month + 1}`).waitFor();
+    const shownInGrid = Number((await cell('order', `M${month + 1}`).textContent())?.replace(/[^\d.-]/g, ''));
+    expect(shownInGrid).toBe(x.shown);
+    await cell('order', `M${month + 1}`).click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('New customers');
+    const value = panel().locator('[data-test="explain-value"]');
+    // The panel's figure is the grid's; the computed one is named beside it, and is what the formula's inputs give.
+    expect(Number(await value.getAttribute('data-shown'))).toBe(x.shown);
+    expect(Number((await value.textContent())?.replace(/[^\d.-]/g, ''))).toBe(x.shown);
+    expect(Number(await value.getAttribute('data-value'))).toBeCloseTo(Number(x.value), 9);
+    const rounding = panel().locator('[data-test="explain-rounding"]');
+    expect(await rounding.textContent()).toBe(
+      `Shown as a whole number; ${Number(x.value).toFixed(2)} before rounding. Counts are rounded so that the months add up to their quarter and year.`,
+    );
+    await screenshot(page, 'explain-count-rounding');
+    // A money figure is shown as computed: no rounding note.
+    await cell('revenue', `M${month + 1}`).click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
+    expect(await panel().locator('[data-test="explain-rounding"]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
   }, 120_000);
 
   it('opens from the keyboard and closes with Escape', async () => {

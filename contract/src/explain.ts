@@ -58,6 +58,11 @@ export type ExplainInputAnswer = z.infer<typeof explainInputSchema>;
 export const explainAnswer = z.strictObject({
   label: z.string(),
   value: explainValue,
+  /**
+   * The figure as the screens show it, when that is not `value`: counts (sessions, leads, meetings, registrations,
+   * orders, churn) are shown as whole numbers whose quarters and year add up, so 2.38 orders may show as 3.
+   */
+  shown: z.number().optional(),
   formula: z.string(),
   inputs: z.array(explainInputSchema),
 });

@@ -305,6 +305,27 @@ describe('explain: what it says', () => {
     ]);
   });
 
+  it('a count names the whole number the grid shows, its months footing to their quarter', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    const order = (period: string, view: ExplainView = 'estimate') =>
+      explain(wb, { caseIndex: 0, year: 1, period, key: 'order', view });
+    const [m1, m2, m3, q1] = ['1', '2', '3', 'q1'].map((period) => order(period));
+    // New customers of the first months: 2.3148, 2.3843 and 2.4537. The grid shows the steps of the rounded running
+    // total: round(2.3148) = 2, round(4.6991) - 2 = 3, round(7.1528) - 5 = 2, and the quarter their sum, 7.
+    expect([m1?.value, m2?.value, m3?.value, q1?.value]).toEqual([
+      expect.closeTo(2.314815, 5),
+      expect.closeTo(2.384259, 5),
+      expect.closeTo(2.453704, 5),
+      expect.closeTo(7.152778, 5),
+    ]);
+    expect([m1?.shown, m2?.shown, m3?.shown, q1?.shown]).toEqual([2, 3, 2, 7]);
+    const grid = monthlyGrid(wb, 0, 1, 'estimate');
+    expect(grid.slice(0, 4).map((c) => c.values.order)).toEqual([2, 3, 2, 7]);
+    // The actual view foots the same way; a money figure is shown as computed, and so names no shown figure.
+    expect(order('2', 'actual').shown).toBe(3);
+    expect(explain(wb, { caseIndex: 0, year: 1, period: '2', key: 'mrr' })).not.toHaveProperty('shown');
+  });
+
   it('names stored assumptions, defaults, actuals and cash inputs as such', () => {
     const wb = buildFixture('actuals-revisions');
     const mrr = explain(wb, { caseIndex: 0, year: 1, period: '3', key: 'mrr', view: 'actual' });

@@ -17,6 +17,8 @@ import {
 } from './explainKeys';
 import { type ExplainLanguage, ExplainWords } from './explainLabels';
 import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn, yearOf } from './layout';
+import type { ViewName } from './read/cells';
+import { COUNT_FLOW_KEYS } from './read/footing';
 import type { PlanWorkbook, Value } from './workbook';
 
 export type ExplainSource = 'formula' | 'assumption' | 'default' | 'actual' | 'cash input';
@@ -45,6 +47,12 @@ export interface ExplainInput {
 export interface Explanation {
   label: string;
   value: Value;
+  /**
+   * The figure as the screens show it, when that is not `value`: a count flow of the plan, the actual view or their
+   * difference is shown as a whole number whose quarter and year add up (`read/footing.ts`), so a month of 2.62
+   * orders may show as 3 and its quarter as the sum of its shown months.
+   */
+  shown?: number;
   /** The formula in words: "Revenue = MRR + Professional services". */
   formula: string;
   inputs: ExplainInput[];
@@ -371,13 +379,34 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
   const formula = expression
     ? `${label} = ${inWords(tokens.slice(1), render, words.phrases.blankNote)}`
     : `${label} = ${value === null ? words.phrases.blank : String(value)}`;
+  const shown = target.kind === 'row' ? shownFigure(wb, request, view, target.row, value) : undefined;
   return {
-    explanation: { label, value, formula, inputs },
+    explanation: { label, value, ...(shown !== undefined ? { shown } : {}), formula, inputs },
     cell,
     expression,
     inputAt: (c) => byCell.get(cellKey(c)),
     inputNamed: (name) => byName.get(name),
   };
+}
+
+/** The grid views whose count flows the screens show footed, by the view a figure is explained in. */
+const FOOTED_VIEWS: Partial<Record<ExplainView, ViewName>> = {
+  estimate: 'estimate',
+  actual: 'actual',
+  difference_value: 'difference_value',
+};
+
+/**
+ * A row's figure as the monthly grid shows it (`monthlyGrid`), when that differs from the workbook's value: only
+ * count flows, which it foots; undefined otherwise.
+ */
+function shownFigure(wb: PlanWorkbook, request: ExplainRequest, view: ExplainView, row: string, value: Value) {
+  const gridView = FOOTED_VIEWS[view];
+  if (!gridView || !COUNT_FLOW_KEYS.includes(row) || typeof value !== 'number') return undefined;
+  const name = /^\d+$/.test(request.period) ? `M${request.period}` : request.period.toUpperCase();
+  const column = wb.monthlyGrid(request.caseIndex, request.year, gridView).find((c) => c.column === name);
+  const shown = column?.values[row];
+  return typeof shown === 'number' && shown !== value ? shown : undefined;
 }
 
 /** Whether the plan stores the monthly input of a path (`0/cash/5/other`, `1/actuals/3/cogs`). */

@@ -84,6 +84,30 @@ describe('GET /explain', () => {
     expect(cogs.body.value).toBeCloseTo(520_833.333333, 4);
   });
 
+  it('names the whole number the monthly grid shows for a count, beside its computed value', async () => {
+    // Customers are MRR / ARPA: 694,444.44 / 50,000 = 13.889 in month 1, 27.778 in month 2, 41.667 in month 3, with
+    // 2 % of the month's opening customers churning from month 2. New customers: 13.889, 27.778 - 13.889 + 0.278 =
+    // 14.167 and 41.667 - 27.778 + 0.556 = 14.444; running totals 13.889, 28.056 and 42.5. The grid shows the steps of
+    // the rounded running total (half up): 14, 28 - 14 = 14, 43 - 28 = 15, and the quarter their sum, 43.
+    const orders = await Promise.all(['1', '2', '3', 'q1'].map((period) => explain({ year: 1, period, key: 'order' })));
+    expect(orders.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(orders.map((a) => a.body.value)).toEqual([
+      expect.closeTo(13.888889, 5),
+      expect.closeTo(14.166667, 5),
+      expect.closeTo(14.444444, 5),
+      expect.closeTo(42.5, 9),
+    ]);
+    expect(orders.map((a) => a.body.shown)).toEqual([14, 14, 15, 43]);
+    const grid = await api.call('GET', '/pl/monthly/retrieve', {
+      token: owner,
+      query: { business_plan_id: planId, year: 1 },
+    });
+    const { monthly, quarterly } = grid.body.data.monthly_pl[0].estimate as Record<string, { order: number }[]>;
+    expect([...(monthly ?? []).slice(0, 3), quarterly?.[0]].map((record) => record?.order)).toEqual([14, 14, 15, 43]);
+    // Money is shown as computed: no `shown`.
+    expect((await explain({ year: 1, period: '3', key: 'revenue' })).body).not.toHaveProperty('shown');
+  });
+
   it('answers the annual P&L by its own field names', async () => {
     const answer = await explain({ year: 1, period: 'cy', key: 'operating_pl' });
     expect(answer.status).toBe(200);

@@ -156,9 +156,20 @@ export function ExplainPanel({
       {!answer && !error && <p className="explain-loading">{t('common.loading')}</p>}
       {answer && (
         <>
-          <p className="explain-value" data-test="explain-value" data-value={answer.value ?? ''}>
-            {formatExplained(target.key, answer.value, target.view)}
+          {/* The figure as the screen shows it; a count shown rounded says what it is before rounding. */}
+          <p
+            className="explain-value"
+            data-test="explain-value"
+            data-value={answer.value ?? ''}
+            data-shown={answer.shown ?? answer.value ?? ''}
+          >
+            {formatExplained(target.key, answer.shown ?? answer.value, target.view)}
           </p>
+          {answer.shown !== undefined && (
+            <p className="explain-rounding" data-test="explain-rounding">
+              {t('explain.rounding', { value: formatExplained(target.key, answer.value, target.view) })}
+            </p>
+          )}
           <p className="explain-formula" data-test="explain-formula">
             {answer.formula}
           </p>

@@ -305,6 +305,8 @@ const en = {
     noAccess: 'You do not have access to the area of this figure.',
     failed: 'The explanation could not be loaded.',
     editAt: 'Edit on {{place}}',
+    rounding:
+      'Shown as a whole number; {{value}} before rounding. Counts are rounded so that the months add up to their quarter and year.',
     sources: {
       formula: 'Formula',
       assumption: 'Assumption',

@@ -308,6 +308,8 @@ const ja: Messages = {
     noAccess: 'この数値の領域を閲覧する権限がありません。',
     failed: '根拠を読み込めませんでした。',
     editAt: '{{place}}で編集',
+    rounding:
+      '整数で表示しています（端数処理前は {{value}}）。件数は、各月の合計が四半期と年の値に一致するように丸めています。',
     sources: {
       formula: '計算式',
       assumption: '前提条件',
