@@ -19,6 +19,7 @@ import { type ExplainLanguage, ExplainWords } from './explainLabels';
 import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn, yearOf } from './layout';
 import type { ViewName } from './read/cells';
 import { COUNT_FLOW_KEYS } from './read/footing';
+import { columnName } from './read/monthly';
 import type { PlanWorkbook, Value } from './workbook';
 
 export type ExplainSource = 'formula' | 'assumption' | 'default' | 'actual' | 'cash input';
@@ -379,7 +380,7 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
   const formula = expression
     ? `${label} = ${inWords(tokens.slice(1), render, words.phrases.blankNote)}`
     : `${label} = ${value === null ? words.phrases.blank : String(value)}`;
-  const shown = target.kind === 'row' ? shownFigure(wb, request, view, target.row, value) : undefined;
+  const shown = target.kind === 'row' ? shownFigure(wb, request.caseIndex, period, view, target.row, value) : undefined;
   return {
     explanation: { label, value, ...(shown !== undefined ? { shown } : {}), formula, inputs },
     cell,
@@ -400,11 +401,18 @@ const FOOTED_VIEWS: Partial<Record<ExplainView, ViewName>> = {
  * A row's figure as the monthly grid shows it (`monthlyGrid`), when that differs from the workbook's value: only
  * count flows, which it foots; undefined otherwise.
  */
-function shownFigure(wb: PlanWorkbook, request: ExplainRequest, view: ExplainView, row: string, value: Value) {
+function shownFigure(
+  wb: PlanWorkbook,
+  caseIndex: number,
+  period: PeriodOfYear,
+  view: ExplainView,
+  row: string,
+  value: Value,
+) {
   const gridView = FOOTED_VIEWS[view];
   if (!gridView || !COUNT_FLOW_KEYS.includes(row) || typeof value !== 'number') return undefined;
-  const name = /^\d+$/.test(request.period) ? `M${request.period}` : request.period.toUpperCase();
-  const column = wb.monthlyGrid(request.caseIndex, request.year, gridView).find((c) => c.column === name);
+  const name = columnName(period);
+  const column = wb.monthlyGrid(caseIndex, period.year, gridView).find((c) => c.column === name);
   const shown = column?.values[row];
   return typeof shown === 'number' && shown !== value ? shown : undefined;
 }

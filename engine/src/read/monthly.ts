@@ -3,7 +3,7 @@
  * (working-screens.md section 3, "Monthly P&L response").
  */
 import { z } from 'zod';
-import { monthsOfYear, type Period, periodsOfYear } from '../layout';
+import { monthsOfYear, periodsOfYear } from '../layout';
 import { recordKeys } from '../rows';
 import { PLAN_YEARS, TEMPLATES } from '../schema';
 import type { PlanWorkbook } from '../workbook';
@@ -44,7 +44,10 @@ export const gridColumnSchema = z.strictObject({
 });
 export type GridColumn = z.infer<typeof gridColumnSchema>;
 
-function columnName(p: Period): string {
+/** A grid column's name (`column`): M1..M12, Q1..Q4 or CY. */
+export function columnName(
+  p: { kind: 'month'; month: number } | { kind: 'quarter'; quarter: number } | { kind: 'year' },
+): string {
   if (p.kind === 'month') return `M${p.month}`;
   return p.kind === 'quarter' ? `Q${p.quarter}` : 'CY';
 }
