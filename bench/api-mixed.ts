@@ -75,7 +75,9 @@ export async function run(): Promise<void> {
     const slices = profileFile ? 1 : Math.max(1, Math.round(SECONDS / SLICE_SECONDS));
     const readOnlyPhase = phase();
     const mixedPhase = phase();
-    const cache = { builds: 0, applied: 0, fallbacks: 0, synced: 0, batches: 0, batchMs: 0 };
+    /** What the workbook cache did during the mixed slices: its `stats`, added up slice by slice. */
+    const cache = { ...workbooks.stats };
+    for (const key of Object.keys(cache) as (keyof typeof cache)[]) cache[key] = 0;
     /** The batch interval at the end of each mixed slice (it follows the event loop's use: `BatchInterval`). */
     const intervals: number[] = [];
     for (let slice = 0; slice < slices; slice++) {
