@@ -22,8 +22,8 @@ const SERVE = resolve(import.meta.dirname, 'serve.ts');
  */
 export function startApiProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ApiProcess> {
   // Node itself with tsx's loader, not the tsx command: that one runs the script in a child of its own, which a
-  // SIGKILL of the command would leave running.
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
+  // SIGKILL of the command would leave running. The young generation as `npm start` sizes it (`api/README.md`).
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', SERVE], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
