@@ -72,7 +72,9 @@ export function handle<N extends RouteName>(
   const run = async (ctx: AppContext) => {
     const schema = requestSchema(name, services.now());
     const input = (
-      route.method === 'GET' ? parseQuery(schema, ctx.querystring, ctx.query) : parseInput(schema, ctx.request.body)
+      route.method === 'GET'
+        ? parseQuery(schema, ctx.querystring, () => ctx.query)
+        : parseInput(schema, ctx.request.body)
     ) as InputOf<N>;
     let call: Call<N> | PlanCall<N>;
     if (planScoped) {

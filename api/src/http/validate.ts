@@ -42,21 +42,50 @@ function messageFor(field: string, issue: z.core.$ZodIssue): string {
 const parsedQueries = new WeakMap<z.ZodType, Map<string, unknown>>();
 const MAX_PARSED_QUERIES = 1000;
 
-/**
- * Parses a GET request's query string like `parseInput`, remembering valid ones: a screen asks for the same few
- * query strings over and over, and a warm read should cost no more than a lookup. Invalid ones answer 400 each time.
- * @throws ApiError 400
- */
-export function parseQuery<S extends z.ZodType>(schema: S, querystring: string, query: unknown): Readonly<z.infer<S>> {
+/** The valid query strings of `schema` parsed so far. */
+function parsedOf(schema: z.ZodType): Map<string, unknown> {
   let known = parsedQueries.get(schema);
   if (!known) {
     known = new Map();
     parsedQueries.set(schema, known);
   }
+  return known;
+}
+
+function remember<T>(known: Map<string, unknown>, querystring: string, parsed: T): Readonly<T> {
+  const frozen = Object.freeze(parsed);
+  if (known.size >= MAX_PARSED_QUERIES) known.clear();
+  known.set(querystring, frozen);
+  return frozen;
+}
+
+/**
+ * Parses a GET request's query string like `parseInput`, remembering valid ones: a screen asks for the same few
+ * query strings over and over, and a warm read should cost no more than a lookup. `query` (the query string as an
+ * object, which Koa builds anew for every request) is asked for only when the query string is not remembered.
+ * Invalid ones answer 400 each time.
+ * @throws ApiError 400
+ */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  querystring: string,
+  query: () => unknown,
+): Readonly<z.infer<S>> {
+  const known = parsedOf(schema);
   const hit = known.get(querystring);
   if (hit !== undefined) return hit as z.infer<S>;
-  const parsed = Object.freeze(parseInput(schema, query));
-  if (known.size >= MAX_PARSED_QUERIES) known.clear();
-  known.set(querystring, parsed);
-  return parsed;
+  return remember(known, querystring, parseInput(schema, query()));
+}
+
+/** `parseQuery` without the 400: undefined when the query string is not valid for `schema`. */
+export function validQuery<S extends z.ZodType>(
+  schema: S,
+  querystring: string,
+  query: () => unknown,
+): Readonly<z.infer<S>> | undefined {
+  const known = parsedOf(schema);
+  const hit = known.get(querystring);
+  if (hit !== undefined) return hit as z.infer<S>;
+  const result = schema.safeParse(query() ?? {});
+  return result.success ? remember(known, querystring, result.data) : undefined;
 }

@@ -16,6 +16,7 @@ import { cachedOnce, sendCached, sendCachedNow } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
 import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
+import { validQuery } from '../http/validate';
 import { type PlanAccess, requireScope, signedInAccess } from '../services/access';
 import { createCostItem, deleteCostItem, editCostItem } from '../services/costs';
 import { reverseMonth, reviseBudget, saveActuals, saveCashflow, saveComment, saveDaily } from '../services/monthly';
@@ -93,8 +94,8 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     const keyOf = (input: { case_id?: unknown; year?: unknown }) =>
       `${path}:${input.case_id ?? ''}:${input.year ?? ''}`;
     const warm = async (ctx: AppContext, next: () => Promise<unknown>) => {
-      const query = screenQuery.safeParse(ctx.query);
-      if (query.success && warmRead(ctx, query.data.business_plan_id, scope, keyOf(query.data))) return;
+      const query = validQuery(screenQuery, ctx.querystring, () => ctx.query);
+      if (query && warmRead(ctx, query.business_plan_id, scope, keyOf(query))) return;
       await next();
     };
     const run = async ({ ctx, input, access }: { ctx: AppContext; input: ScreenInput; access: PlanAccess }) => {
