@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { planWriteStats } from '../api/src/services/access';
 import { WorkbookCache } from '../api/src/services/workbooks';
 import { startApiProcess } from '../api/src/testing/apiProcess';
 import { startDemoServer } from './lib/demoServer';
@@ -78,11 +79,15 @@ export async function run(): Promise<void> {
     /** What the workbook cache did during the mixed slices: its `stats`, added up slice by slice. */
     const cache = { ...workbooks.stats };
     for (const key of Object.keys(cache) as (keyof typeof cache)[]) cache[key] = 0;
+    /** What the plan's write queue did during the mixed slices (`planWriteStats`), added up the same way. */
+    const queue = { transactions: 0, writes: 0, ms: 0 };
+    const writeStats = planWriteStats(db);
     /** The batch interval at the end of each mixed slice (it follows the event loop's use: `BatchInterval`). */
     const intervals: number[] = [];
     for (let slice = 0; slice < slices; slice++) {
       await measure({ origin, headers, reads, writes: [], seconds: SECONDS / slices }, readOnlyPhase);
       const before = { ...workbooks.stats };
+      const queueBefore = { ...writeStats };
       const profiling = await profileIf(profileFile);
       await measure({ origin, headers, reads, writes, seconds: SECONDS / slices }, mixedPhase);
       await profiling?.stop();
@@ -90,6 +95,7 @@ export async function run(): Promise<void> {
       for (const key of Object.keys(cache) as (keyof typeof cache)[]) {
         cache[key] += workbooks.stats[key] - before[key];
       }
+      for (const key of Object.keys(queue) as (keyof typeof queue)[]) queue[key] += writeStats[key] - queueBefore[key];
     }
     const readOnly = summarise(readOnlyPhase);
     const mixed = summarise(mixedPhase);
@@ -129,6 +135,14 @@ export async function run(): Promise<void> {
     );
     line('  reads p50 / p95 / p99', ms(mixed.reads), `${mixed.reads.count} reads`);
     line('  writes p50 / p95 / p99', ms(mixed.writes), `${mixed.writes.count} writes`);
+    const { afterWrite, otherReads, writes: writing } = mixed.users;
+    const share = (part: { share: number }) => `${(part.share * 100).toFixed(0)} %`;
+    line(
+      "  users' time: reads after their own write / other reads / writes",
+      `${share(afterWrite)} / ${share(otherReads)} / ${share(writing)}`,
+      `means ${afterWrite.mean.toFixed(1)} / ${otherReads.mean.toFixed(1)} / ${writing.mean.toFixed(1)} ms; ` +
+        `${afterWrite.count} reads after their own write`,
+    );
     line(
       '  throughput',
       `${mixed.rps.toFixed(0)} req/s`,
@@ -143,6 +157,13 @@ export async function run(): Promise<void> {
         `${cache.fallbacks} refused, ${cache.synced} reloads read afresh; batch interval at the end of each slice ` +
         `${intervals.map((ms) => ms.toFixed(0)).join(', ')} ms; ${serverErrors.length} server errors` +
         (serverErrors[0] ? ` (${serverErrors[0]})` : ''),
+    );
+    line(
+      "  the plan's write transactions during the mixed phase",
+      `${queue.transactions} transactions`,
+      `${(queue.writes / Math.max(1, queue.transactions)).toFixed(1)} writes and ` +
+        `${(queue.ms / Math.max(1, queue.transactions)).toFixed(1)} ms each, one after another: the plan's write queue ` +
+        `ran ${((queue.ms / 1000 / mixed.seconds) * 100).toFixed(0)} % of the phase`,
     );
     const ceiling = writeOnly.rps / WRITE_SHARE;
     line(
@@ -222,8 +243,10 @@ const pool = new Pool(spec.origin, { connections: spec.users });
   let n = 0;
   const started = performance.now();
   const until = started + spec.seconds * 1000;
+  const afterWrite = [];
   await Promise.all(Array.from({ length: spec.users }, async () => {
     let seen = 0;
+    let wrote = false;
     while (performance.now() < until) {
       const write = spec.writes.length > 0 && Math.random() < spec.writeShare;
       const list = write ? spec.writes : spec.reads;
@@ -244,13 +267,17 @@ const pool = new Pool(spec.origin, { connections: spec.users });
         errors++;
         if (samples.length < 3) samples.push(call.path.split('?')[0] + ' ' + error.message);
       }
-      (write ? writes : reads).push(performance.now() - t0);
+      const took = performance.now() - t0;
+      (write ? writes : reads).push(took);
+      // A read right after the user's own write waits for the batch that applies it.
+      if (!write && wrote) afterWrite.push(took);
+      wrote = write;
     }
   }));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
   const used = process.cpuUsage();
-  process.stdout.write(JSON.stringify({ seconds, cpu: (used.user + used.system) / 1000, errors, samples, reads, writes }));
+  process.stdout.write(JSON.stringify({ seconds, cpu: (used.user + used.system) / 1000, errors, samples, reads, writes, afterWrite }));
 })();
 `;
 
@@ -271,6 +298,8 @@ interface Phase {
   samples: string[];
   reads: number[];
   writes: number[];
+  /** Of `reads`, those that came right after the same user's write. */
+  afterWrite: number[];
 }
 
 const phase = (): Phase => ({
@@ -288,6 +317,7 @@ const phase = (): Phase => ({
   samples: [],
   reads: [],
   writes: [],
+  afterWrite: [],
 });
 
 /** One run of the load generator, its figures. */
@@ -323,6 +353,7 @@ async function measure(spec: LoadSpec, into: Phase): Promise<void> {
         samples: string[];
         reads: number[];
         writes: number[];
+        afterWrite: number[];
       };
     }),
   );
@@ -342,6 +373,7 @@ async function measure(spec: LoadSpec, into: Phase): Promise<void> {
   for (const r of results) {
     for (const t of r.reads) into.reads.push(t);
     for (const t of r.writes) into.writes.push(t);
+    for (const t of r.afterWrite) into.afterWrite.push(t);
   }
 }
 
@@ -370,6 +402,26 @@ function summarise(p: Phase) {
     samples: p.samples,
     reads: latencies(p.reads),
     writes: latencies(p.writes),
+    users: usersTime(p),
+  };
+}
+
+/**
+ * Where the users' time went (they send one call after another, so this is what bounds the throughput besides the
+ * server's CPU): reads right after the same user's write (they wait for the batch that applies it), other reads, and
+ * writes; each its share of all the users' time and its mean in ms.
+ */
+function usersTime(p: Phase) {
+  const sum = (list: number[]) => list.reduce((n, t) => n + t, 0);
+  const afterWrite = sum(p.afterWrite);
+  const otherReads = sum(p.reads) - afterWrite;
+  const writes = sum(p.writes);
+  const all = afterWrite + otherReads + writes || 1;
+  const part = (ms: number, count: number) => ({ share: ms / all, mean: count > 0 ? ms / count : 0, count });
+  return {
+    afterWrite: part(afterWrite, p.afterWrite.length),
+    otherReads: part(otherReads, p.reads.length - p.afterWrite.length),
+    writes: part(writes, p.writes.length),
   };
 }
 

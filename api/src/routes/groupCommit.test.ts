@@ -5,7 +5,7 @@
  */
 import { PLAN_VERSION_HEADER } from '@topline/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAccess, planWriteBlind } from '../services/access';
+import { planAccess, planWriteBlind, planWriteStats } from '../services/access';
 import { changeActor } from '../services/changes';
 import { type Answer, costItem, createPlan, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
@@ -60,6 +60,7 @@ describe('writes to one plan arriving together', () => {
     await warm();
     const before = await planVersion();
     const since = await lastChange();
+    const stats = { ...planWriteStats(api.db) };
     // Owner and editor at once: each writes the equity raised of a month of its own (months 1 to 20).
     const answers = await Promise.all(
       Array.from({ length: WRITES }, (_, i) =>
@@ -96,6 +97,11 @@ describe('writes to one plan arriving together', () => {
     const transactions = new Set(changes.map((c) => String(c.txid))).size;
     if (process.env.TEST_DATABASE_URL) expect(transactions).toBeLessThan(WRITES);
     else expect(transactions).toBeLessThanOrEqual(WRITES);
+    // The write queue's counters (`npm run bench` prints them) saw the same transactions and writes.
+    const counted = planWriteStats(api.db);
+    expect(counted.transactions - stats.transactions).toBe(transactions);
+    expect(counted.writes - stats.writes).toBe(WRITES);
+    expect(counted.ms).toBeGreaterThan(stats.ms);
 
     // The plan still answers, and every value written is stored.
     const monthly = await api.call('GET', '/pl/monthly/retrieve', {

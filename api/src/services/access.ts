@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 import {
   AREAS,
   clampRoles,
@@ -447,6 +448,29 @@ const writeQueues = new WeakMap<Db, Map<number, QueuedWrite[]>>();
 const MAX_GROUP = 32;
 
 /**
+ * What the plans' write queues of a database did in this process: the transactions they ran (a group commit, or a
+ * write alone; a group that one write refused counts once, with the writes it then ran alone), the writes those held,
+ * and the milliseconds from each one's start to its end.
+ */
+export interface PlanWriteStats {
+  transactions: number;
+  writes: number;
+  ms: number;
+}
+
+const writeStats = new WeakMap<Db, PlanWriteStats>();
+
+/** The write queues' counters for `db` (`PlanWriteStats`), kept from the first write through this process. */
+export function planWriteStats(db: Db): PlanWriteStats {
+  let stats = writeStats.get(db);
+  if (!stats) {
+    stats = { transactions: 0, writes: 0, ms: 0 };
+    writeStats.set(db, stats);
+  }
+  return stats;
+}
+
+/**
  * Runs `body` in a transaction that holds the plan's lock: queued in this process behind the plan's other writes,
  * then `lockPlan` (which waits for other processes' writes and answers 404 when the plan is gone). What `body` writes
  * to the plan's inputs is recorded as one change of the request's caller (`changes.ts`).
@@ -498,6 +522,7 @@ export function planTransaction<T>(
  * (the workbook's recalculation, the readers it wakes).
  */
 async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: number): Promise<void> {
+  const stats = planWriteStats(db);
   let answerLast: Answers | undefined;
   try {
     for (;;) {
@@ -507,6 +532,7 @@ async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: numb
         return;
       }
       const group = queue.splice(0, MAX_GROUP);
+      const started = performance.now();
       // A blind write alone is a group of one: its statements and the version go ahead of the COMMIT.
       const running =
         group.length === 1 && group[0] && !group[0].blind
@@ -514,6 +540,9 @@ async function runQueue(db: Db, queues: Map<number, QueuedWrite[]>, planId: numb
           : runGroup(db, planId, group);
       if (answerLast) setImmediate(answerLast);
       answerLast = await running;
+      stats.transactions++;
+      stats.writes += group.length;
+      stats.ms += performance.now() - started;
     }
   } finally {
     answerLast?.();
