@@ -92,10 +92,8 @@ export async function run(): Promise<void> {
       await measure({ origin, headers, reads, writes, seconds: SECONDS / slices }, mixedPhase);
       await profiling?.stop();
       intervals.push(workbooks.interval.current());
-      for (const key of Object.keys(cache) as (keyof typeof cache)[]) {
-        cache[key] += workbooks.stats[key] - before[key];
-      }
-      for (const key of Object.keys(queue) as (keyof typeof queue)[]) queue[key] += writeStats[key] - queueBefore[key];
+      addSince(cache, workbooks.stats, before);
+      addSince(queue, writeStats, queueBefore);
     }
     const readOnly = summarise(readOnlyPhase);
     const mixed = summarise(mixedPhase);
@@ -319,6 +317,11 @@ const phase = (): Phase => ({
   writes: [],
   afterWrite: [],
 });
+
+/** Adds to each of `into`'s counters how far it moved from `before` to `now`. */
+function addSince<K extends string>(into: Record<K, number>, now: Record<K, number>, before: Record<K, number>): void {
+  for (const key of Object.keys(into) as K[]) into[key] += now[key] - before[key];
+}
 
 /** One run of the load generator, its figures. */
 async function load(spec: LoadSpec) {
