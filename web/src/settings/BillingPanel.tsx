@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { currentLanguage } from '../i18n';
+import { useNewest } from '../lib/newest';
 import {
   type Billing as BillingSide,
   billingCurrencyOf,
@@ -80,15 +81,19 @@ export function BillingPanel() {
     { kind: 'cancel' } | { kind: 'change'; plan: PaidTier; interval: BillingInterval } | null
   >(null);
 
+  // Loads overlap (the panel opened, a retry, a reload after a change): only the newest one's answer is shown.
+  const loads = useNewest();
   const load = useCallback(async () => {
+    const current = loads.begin();
     try {
       const answer = await api.get('/billing/retrieve', { quiet: true });
+      if (!current()) return;
       setData(answer.data);
       setState('ready');
     } catch (error) {
-      setState(loadFailure(error));
+      if (current()) setState(loadFailure(error));
     }
-  }, []);
+  }, [loads]);
 
   useEffect(() => {
     void load();

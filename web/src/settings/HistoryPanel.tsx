@@ -9,6 +9,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
+import { useNewest } from '../lib/newest';
 import { useNotice } from '../notices';
 import { levelOf } from '../plan/access';
 import { ConfirmBox } from './ConfirmBox';
@@ -67,26 +68,39 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
     if (above < 0) panel.scrollTop += above - 16;
   }, [result]);
 
-  /** Reads the newest page (after a restore too), or the page older than `cursor`, appended. */
+  // Loads overlap (the panel opened, a retry, a reload after a restore): only the newest one's answer is shown, and an
+  // older page read before a reload is not appended to the list read since.
+  const loads = useNewest();
+  /**
+   * Reads the newest page (after a restore too), or the page older than `cursor`, appended; answers false when a
+   * newer read of the newest page has started since (its answer is then left out).
+   */
   const load = useCallback(
-    async (cursor: number | null) => {
-      const answer = await api.get('/history', {
-        query: { business_plan_id: planId, ...(cursor === null ? {} : { cursor }) },
-        quiet: true,
-      });
+    async (cursor: number | null): Promise<boolean> => {
+      const current = cursor === null ? loads.begin() : loads.join();
+      const answer = await api
+        .get('/history', {
+          query: { business_plan_id: planId, ...(cursor === null ? {} : { cursor }) },
+          quiet: true,
+        })
+        .catch((error: unknown) => {
+          if (current()) throw error;
+          return null;
+        });
+      if (!answer || !current()) return false;
       const data: HistoryAnswer['data'] = answer.data;
       setChanges((shown) => (cursor === null ? data.changes : [...shown, ...data.changes]));
       setNextCursor(data.next_cursor);
       setCanRestore(data.can_restore);
+      return true;
     },
-    [planId],
+    [planId, loads],
   );
 
   const loadFirst = useCallback(async () => {
     setState('loading');
     try {
-      await load(null);
-      setState('ready');
+      if (await load(null)) setState('ready');
     } catch (error) {
       setProblem(refusalOf(error, t('history.failed')));
       setState('failed');

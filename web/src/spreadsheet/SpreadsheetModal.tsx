@@ -11,6 +11,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError, api } from '../api/client';
+import { useNewest } from '../lib/newest';
 import { Modal } from '../screens/common/ui';
 import { DRIVE_PLAN_KEY } from '../screens/GoogleDriveCallback';
 import '../screens/common/messages';
@@ -116,14 +117,18 @@ export function SpreadsheetModal({
     return () => clearTimeout(timer.current);
   }, [result]);
 
+  // Loads overlap (the modal opened, a reload after each action): only the newest one's answer is shown.
+  const loads = useNewest();
   const load = useCallback(async () => {
+    const current = loads.begin();
     try {
       const answer = await api.get('/spreadsheet/retrieve', { query: { business_plan_id: planId }, quiet: true });
-      setInfo(answer.data);
+      if (current()) setInfo(answer.data);
     } catch (error) {
+      if (!current()) return;
       show({ kind: 'error', text: error instanceof ApiError ? error.message : t('ws.spreadsheet.result.failed') });
     }
-  }, [planId, show, t]);
+  }, [planId, show, t, loads]);
   useEffect(() => {
     void load();
   }, [load]);
