@@ -72,27 +72,28 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
   // older page read before a reload is not appended to the list read since.
   const loads = useNewest();
   /**
-   * Reads the newest page (after a restore too), or the page older than `cursor`, appended; answers false when a
-   * newer read of the newest page has started since (its answer is then left out).
+   * Reads the newest page (after a restore too), then shown as ready, or the page older than `cursor`, appended; an
+   * answer that a newer read of the newest page has overtaken is left out, and so is its refusal.
    */
   const load = useCallback(
-    async (cursor: number | null): Promise<boolean> => {
+    async (cursor: number | null) => {
       const current = cursor === null ? loads.begin() : loads.join();
-      const answer = await api
-        .get('/history', {
+      let answer: HistoryAnswer;
+      try {
+        answer = await api.get('/history', {
           query: { business_plan_id: planId, ...(cursor === null ? {} : { cursor }) },
           quiet: true,
-        })
-        .catch((error: unknown) => {
-          if (current()) throw error;
-          return null;
         });
-      if (!answer || !current()) return false;
-      const data: HistoryAnswer['data'] = answer.data;
+      } catch (error) {
+        if (current()) throw error;
+        return;
+      }
+      if (!current()) return;
+      const data = answer.data;
       setChanges((shown) => (cursor === null ? data.changes : [...shown, ...data.changes]));
       setNextCursor(data.next_cursor);
       setCanRestore(data.can_restore);
-      return true;
+      if (cursor === null) setState('ready');
     },
     [planId, loads],
   );
@@ -100,7 +101,7 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
   const loadFirst = useCallback(async () => {
     setState('loading');
     try {
-      if (await load(null)) setState('ready');
+      await load(null);
     } catch (error) {
       setProblem(refusalOf(error, t('history.failed')));
       setState('failed');
