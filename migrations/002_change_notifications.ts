@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** The tables whose rows decide who may read a plan, and at which version (see `api/src/services/accessCache.ts`). */
+/** The tables whose rows decide who may read a plan, and at which version (see `api/src/services/access/accessCache.ts`). */
 export const NOTIFYING_TABLES = ['users', 'subscriptions', 'business_plans', 'plan_members'] as const;
 export const CHANGES_CHANNEL = 'topline_changes';
 

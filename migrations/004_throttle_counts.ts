@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The sign-in, lookup and reset-mail counts of `api/src/services/throttle.ts`, shared by every API process on the
+ * The sign-in, lookup and reset-mail counts of `api/src/services/accounts/throttle.ts`, shared by every API process on the
  * database: one row per scope and key, counting from the start of the key's window. The key (an e-mail or a client
  * address) is stored only as its SHA-256.
  */

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * The Google Sheets link of a plan (working-screens.md sections 2 and 7): the Google account its owner connected, the
  * grant's refresh token and latest access token, both encrypted (AES-256-GCM under a key derived from APP_SECRET,
- * `api/src/services/sheetsStore.ts`), whether Google has refused the grant since (the owner must reconnect), and the
+ * `api/src/services/spreadsheets/sheetsStore.ts`), whether Google has refused the grant since (the owner must reconnect), and the
  * spreadsheet made for the plan, if any. One link per plan; it goes with the plan or the user.
  */
 export async function up(knex: Knex): Promise<void> {

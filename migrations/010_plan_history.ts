@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The tables that hold a plan's inputs, each with the columns its history leaves out: bookkeeping (versions,
- * timestamps) and the icon's bytes. Every row written to them is recorded (`api/src/services/history.ts`).
+ * timestamps) and the icon's bytes. Every row written to them is recorded (`api/src/services/history/history.ts`).
  */
 export const HISTORY_TABLES: Readonly<Record<string, readonly string[]>> = {
   business_plans: ['version', 'updated_at', 'created_at', 'icon'],

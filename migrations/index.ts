@@ -11,6 +11,10 @@ import * as spreadsheetLinks from './009_spreadsheet_links';
 import * as planHistory from './010_plan_history';
 import * as planVersionNotifications from './011_plan_version_notifications';
 import * as planHistoryIcon from './012_plan_history_icon';
+import * as signupConfirmation from './013_signup_confirmation';
+import * as planIcons from './014_plan_icons';
+import * as planSnapshots from './016_plan_snapshots';
+import * as idempotencyKeys from './017_idempotency_keys';
 
 /** Every migration in order; the API runs them at start through knex's migration source interface. */
 export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
@@ -26,4 +30,8 @@ export const migrations: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '010_plan_history', migration: planHistory },
   { name: '011_plan_version_notifications', migration: planVersionNotifications },
   { name: '012_plan_history_icon', migration: planHistoryIcon },
+  { name: '013_signup_confirmation', migration: signupConfirmation },
+  { name: '014_plan_icons', migration: planIcons },
+  { name: '016_plan_snapshots', migration: planSnapshots },
+  { name: '017_idempotency_keys', migration: idempotencyKeys },
 ];

@@ -4,8 +4,20 @@ import { TIERS } from './policy';
 import { body, textField } from './wire';
 
 export const signupAuthRequest = body({ email: emailField });
-export const signupAuthStatus = z.enum(['can_signup', 'email_signup_user', 'google_signup_user', 'cant_signup']);
+/**
+ * The look-up before sign-in answers `email_next` for every address: telling an account, a Google account, a pending
+ * invitation and an unknown address apart would tell anyone who has an account. The next step offers both sign-in and
+ * sign-up; what a sign-up leads to (a confirmation link, "you already have an account", "a demo is needed first") is
+ * said in the e-mail sent to the address, which only its holder reads. The spec's other codes (can_signup,
+ * email_signup_user, google_signup_user, cant_signup) are no longer answered.
+ */
+export const signupAuthStatus = z.enum(['email_next']);
 export type SignupAuthStatus = z.infer<typeof signupAuthStatus>;
+
+/** A single-use token of an e-mailed link (sign-up confirmation, invitation). */
+export const linkToken = textField('token', 200);
+export const signupConfirmRequest = body({ token: linkToken });
+export const invitationAcceptRequest = body({ token: linkToken });
 
 export const emailSignupRequest = z
   .strictObject({
@@ -43,7 +55,7 @@ export const googleAuthRequest = z
   .transform((v) => ({ credential: v.credential ?? v.access_token ?? '' }));
 
 export const passwordApplyRequest = body({ email: emailField });
-const resetToken = textField('token', 200);
+const resetToken = linkToken;
 export const passwordVerifyRequest = body({ token: resetToken });
 export const passwordSetRequest = z
   .strictObject({

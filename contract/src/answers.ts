@@ -2,7 +2,7 @@
  * Answers the API shapes itself, as zod schemas: the routes parse what they send, and the types come from here.
  * The screens' number answers are the engine's read models and carry the engine's types.
  */
-import { CURRENCIES, TEMPLATES } from '@topline/engine/src/schema';
+import { CURRENCIES, TEMPLATES } from '@topline/engine/schema';
 import { z } from 'zod';
 import { signupAuthStatus, userView } from './accounts';
 import { tierNotice } from './billing';
@@ -20,6 +20,7 @@ export const signupAuthAnswer = z.object({ data: z.object({ status_code: signupA
 export const planListItem = z.object({
   business_plan_id: z.number(),
   business_plan_name: z.string(),
+  /** The URL of the plan's icon (GET /business-plan/icon with its hash), or null when it has none. */
   business_plan_icon: z.string().nullable(),
   is_owner: z.boolean(),
   template: z.enum(TEMPLATES),
@@ -53,7 +54,8 @@ export const memberListAnswer = z.object({
         name: z.string(),
         email: z.string(),
         is_owner: z.boolean(),
-        status: z.enum(['yet', 'received']),
+        /** invited: the link is out and live; joined; expired: the link expired unused (the owner may resend). */
+        status: z.enum(['invited', 'joined', 'expired']),
         roles,
       }),
     ),
@@ -76,7 +78,14 @@ export const homeAnswer = z.object({
   calendar: z.object({ sales: homeMetric, orders: homeMetric }),
   db_chart: z.array(z.object({ iframe: z.string(), title: z.string() })),
   blog: z.array(
-    z.object({ id: z.number(), category: z.string(), thumbnail: z.string(), title: z.string(), url: z.string() }),
+    z.object({
+      id: z.number(),
+      category: z.string(),
+      thumbnail: z.string(),
+      title: z.string(),
+      /** The article's address; absent for an article the deployment does not publish anywhere. */
+      url: z.string().optional(),
+    }),
   ),
 });
 export type HomeAnswer = z.infer<typeof homeAnswer>;

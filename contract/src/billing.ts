@@ -4,6 +4,7 @@
  * replacing the card happen on Stripe's hosted Checkout page, whose address these answers carry.
  */
 import { z } from 'zod';
+import { jsonRoute } from './jsonRoute';
 import { STANDINGS, TIERS } from './policy';
 import { body } from './wire';
 
@@ -130,3 +131,18 @@ export const tierNotice = z.object({
   viewer_only_members: z.number(),
 });
 export type TierNotice = z.infer<typeof tierNotice>;
+
+const SIGNED_IN = { kind: 'signed_in' } as const;
+const noInput = z.strictObject({});
+
+/** Billing through Stripe, spread into the route table: every call answers 503 `unavailable` while not configured. */
+export const billingRoutes = {
+  billingRetrieve: jsonRoute('GET', '/billing/retrieve', noInput, billingAnswer, SIGNED_IN),
+  billingCreate: jsonRoute('POST', '/billing/create', billingCreateRequest, billingCreateAnswer, SIGNED_IN),
+  /** Replacing the card: the URL of Stripe's page that collects the new one. */
+  billingPaymentAttach: jsonRoute('POST', '/billing/payment/attach', noInput, checkoutAnswer, SIGNED_IN),
+  billingCancel: jsonRoute('POST', '/billing/cancel', noInput, billingPlanAnswer, SIGNED_IN),
+  billingRestore: jsonRoute('POST', '/billing/restore', noInput, billingPlanAnswer, SIGNED_IN),
+  /** Stripe's events; the signature of the raw body is the sign-in (400 when it does not match). */
+  billingWebhook: jsonRoute('POST', '/billing/webhook', webhookRequest, webhookAnswer, { kind: 'public' } as const),
+};

@@ -1,30 +1,32 @@
 /**
- * What each write request changes in a plan's workbook, as engine edits. The API applies them to its cached workbook
- * after the write commits; the browser applies the same edits to its own workbook at once, so the screen recomputes
- * while the API saves.
+ * What each write request changes in a plan: a change set (`changeSets.ts`) where the API writes its rows from one
+ * (`*Changes`), and the engine edits it makes (`*Edits`, the change set's `engineEdits`). The API applies the edits to
+ * its cached workbook after the write commits; the browser applies the same edits to its own workbook at once, so the
+ * screen recomputes while the API saves.
  *
- * Every function takes the workbook's case ids (database id by case index); an edit of a case the workbook does not
- * hold gets case index -1, which the engine refuses, so the caller rebuilds instead.
+ * Every `*Edits` function takes the workbook's case ids (database id by case index); an edit of a case the workbook
+ * does not hold gets case index -1, which the engine refuses, so the caller rebuilds instead.
  */
 import type { PlanEdit } from '@topline/engine';
+import { planMonthAt } from '@topline/engine/calendar';
 import {
   ACTUAL_KEYS,
   type ActualKey,
   CASH_KEYS,
-  type CostItem,
   GROWTH_TEMPLATES,
   type ModelName,
   type Template,
-} from '@topline/engine/src/schema';
+} from '@topline/engine/schema';
 import type { z } from 'zod';
+import { costFieldsOf, engineEdits, type PlanChange } from './changeSets';
 import type { caseEditRequest, modelEditRequest } from './plans';
 import type { ActualsEdit, CashflowEdit, CommentEdit, CostItemFields, HomeKpi } from './screens';
-import { COST_ITEM_FIELDS, homeMetricOf } from './screens';
+import { homeMetricOf } from './screens';
 
 type CaseIds = readonly number[];
 
-/** Plan month index t of month k (1..12) of plan year y (MODEL.md section 1). */
-export const planMonth = (year: number, month: number): number => 12 * (year - 1) + month;
+/** Plan month index t of month k (1..12) of plan year y: the engine's calendar rule, by the contract's name. */
+export const planMonth = planMonthAt;
 
 type Values<K extends string> = { [Key in K]?: number | null };
 
@@ -50,39 +52,40 @@ export const actualValuesOf = (edit: ActualsEdit, template: Template): Values<Ac
 
 export const cashValuesOf = (edit: CashflowEdit) => given(edit, CASH_KEYS);
 
-/** POST /pl/monthly/edit, for the cases it was saved to. */
+/** POST /pl/monthly/edit, for the cases it is saved to. */
+export const actualsChanges = (edit: ActualsEdit, template: Template, cases: readonly number[]): PlanChange[] =>
+  cases.map((caseId) => ({
+    type: 'actual',
+    caseId,
+    month: planMonth(edit.year, edit.month),
+    values: actualValuesOf(edit, template),
+  }));
+
 export const actualsEdits = (edit: ActualsEdit, template: Template, cases: readonly number[], ids: CaseIds) =>
-  cases.map(
-    (id): PlanEdit => ({
-      type: 'actual',
-      caseIndex: ids.indexOf(id),
-      month: planMonth(edit.year, edit.month),
-      values: actualValuesOf(edit, template),
-    }),
-  );
+  engineEdits(actualsChanges(edit, template, cases), ids);
 
 /** POST /pl/monthly/reverse, for the cases whose month was ACT. */
-export const reverseEdits = (edit: { year: number; month: number }, cases: readonly number[], ids: CaseIds) =>
-  cases.map(
-    (id): PlanEdit => ({ type: 'reverse', caseIndex: ids.indexOf(id), month: planMonth(edit.year, edit.month) }),
-  );
+/** POST /pl/monthly/reverse: the month back to the forecast for each of these cases. */
+export const reverseChanges = (edit: { year: number; month: number }, cases: readonly number[]): PlanChange[] =>
+  cases.map((caseId) => ({ type: 'reverse', caseId, month: planMonth(edit.year, edit.month) }));
 
-export const cashflowEdits = (edit: CashflowEdit, ids: CaseIds): PlanEdit[] => [
-  {
-    type: 'cash',
-    caseIndex: ids.indexOf(edit.case_id),
-    month: planMonth(edit.year, edit.month),
-    values: cashValuesOf(edit),
-  },
+export const reverseEdits = (edit: { year: number; month: number }, cases: readonly number[], ids: CaseIds) =>
+  engineEdits(reverseChanges(edit, cases), ids);
+
+export const cashflowChanges = (edit: CashflowEdit): PlanChange[] => [
+  { type: 'cash', caseId: edit.case_id, month: planMonth(edit.year, edit.month), values: cashValuesOf(edit) },
 ];
 
-export const commentEdits = (
-  edit: Pick<CommentEdit, 'case_id' | 'year' | 'column_name' | 'section' | 'content'>,
-  ids: CaseIds,
-): PlanEdit[] => [
+export const cashflowEdits = (edit: CashflowEdit, ids: CaseIds): PlanEdit[] => engineEdits(cashflowChanges(edit), ids);
+
+type CommentRequest = Pick<CommentEdit, 'case_id' | 'year' | 'column_name' | 'section' | 'content'>;
+
+export const commentEdits = (edit: CommentRequest, ids: CaseIds): PlanEdit[] => engineEdits(commentChanges(edit), ids);
+
+export const commentChanges = (edit: CommentRequest): PlanChange[] => [
   {
     type: 'comment',
-    caseIndex: ids.indexOf(edit.case_id),
+    caseId: edit.case_id,
     // A blank memo removes the memo.
     comment: {
       year: edit.year,
@@ -93,24 +96,33 @@ export const commentEdits = (
   },
 ];
 
-export const reviseEdits = (
-  edit: { case_id: number; year: number; pattern: 'upward' | 'downward' },
-  ids: CaseIds,
-): PlanEdit[] => [{ type: 'revise', caseIndex: ids.indexOf(edit.case_id), year: edit.year, pattern: edit.pattern }];
+type ReviseRequest = { case_id: number; year: number; pattern: 'upward' | 'downward' };
+
+/** POST /pl/monthly/adjust/edit: the year revised from its latest actual month (when the API has found it). */
+export const reviseChanges = (edit: ReviseRequest, month?: number): PlanChange[] => [
+  { type: 'revise', caseId: edit.case_id, year: edit.year, pattern: edit.pattern, ...(month ? { month } : {}) },
+];
+
+export const reviseEdits = (edit: ReviseRequest, ids: CaseIds): PlanEdit[] => engineEdits(reviseChanges(edit), ids);
+
+type CaseYearRequest = Pick<z.infer<typeof caseEditRequest>, 'case_id' | 'year' | 'key' | 'value'>;
 
 /** POST /case/edit and /revenue/edit: one per-year assumption, or the case rate. */
-export function caseYearEdits(
-  edit: Pick<z.infer<typeof caseEditRequest>, 'case_id' | 'year' | 'key' | 'value'>,
-  ids: CaseIds,
-): PlanEdit[] {
-  const caseIndex = ids.indexOf(edit.case_id);
-  if (edit.key === 'case_rate') return [{ type: 'caseRate', caseIndex, value: edit.value ?? 1 }];
-  return [{ type: 'year', caseIndex, year: edit.year, key: edit.key, value: edit.value }];
+export function caseYearChanges(edit: CaseYearRequest): PlanChange[] {
+  const caseId = edit.case_id;
+  if (edit.key === 'case_rate') return [{ type: 'caseRate', caseId, value: edit.value ?? 1 }];
+  return [{ type: 'year', caseId, year: edit.year, key: edit.key, value: edit.value }];
 }
 
-export const caseNameEdits = (edit: { case_id: number; case_name: string }, ids: CaseIds): PlanEdit[] => [
-  { type: 'caseName', caseIndex: ids.indexOf(edit.case_id), value: edit.case_name },
+export const caseYearEdits = (edit: CaseYearRequest, ids: CaseIds): PlanEdit[] =>
+  engineEdits(caseYearChanges(edit), ids);
+
+export const caseNameChanges = (edit: { case_id: number; case_name: string }): PlanChange[] => [
+  { type: 'caseName', caseId: edit.case_id, value: edit.case_name },
 ];
+
+export const caseNameEdits = (edit: { case_id: number; case_name: string }, ids: CaseIds): PlanEdit[] =>
+  engineEdits(caseNameChanges(edit), ids);
 
 /** The multiples a model request stores: a template's own, or the custom rates (the case's current ones if none). */
 export function modelRatesOf(
@@ -122,57 +134,55 @@ export function modelRatesOf(
   return [...(rates ?? current)];
 }
 
-export const modelEdits = (
-  edit: z.infer<typeof modelEditRequest>,
-  current: readonly number[],
-  ids: CaseIds,
-): PlanEdit[] => [
+export const modelChanges = (edit: z.infer<typeof modelEditRequest>, current: readonly number[]): PlanChange[] => [
   {
     type: 'model',
-    caseIndex: ids.indexOf(edit.case_id),
+    caseId: edit.case_id,
     model: { model_name: edit.model.name, model_rate: modelRatesOf(edit.model.name, edit.model.rates, current) },
   },
 ];
 
-/** The stored fields of a cost item (the request may carry more). */
-export const costFieldsOf = (item: CostItemFields): CostItemFields =>
-  Object.fromEntries(COST_ITEM_FIELDS.map((key) => [key, item[key]])) as CostItemFields;
-
-/** POST /cost/create and /cost/edit: the item as saved, with its id. */
-export const costItemEdits = (
-  caseId: number,
-  costId: number | string,
-  item: CostItemFields,
+export const modelEdits = (
+  edit: z.infer<typeof modelEditRequest>,
+  current: readonly number[],
   ids: CaseIds,
-): PlanEdit[] => [
-  { type: 'costItem', caseIndex: ids.indexOf(caseId), item: { cost_id: costId, ...costFieldsOf(item) } as CostItem },
+): PlanEdit[] => engineEdits(modelChanges(edit, current), ids);
+
+/** POST /cost/create and /cost/edit: the item saved whole (`costId` null for a new one). */
+export const costItemChanges = (
+  caseId: number,
+  costId: number | null,
+  item: CostItemFields,
+  itemVersion?: number,
+): PlanChange[] => [
+  { type: 'costItem', caseId, costId, item: costFieldsOf(item), ...(itemVersion === undefined ? {} : { itemVersion }) },
 ];
 
-export const costDeleteEdits = (caseId: number, costId: number | string, ids: CaseIds): PlanEdit[] => [
-  { type: 'deleteCostItem', caseIndex: ids.indexOf(caseId), costId },
+/** POST /cost/delete. */
+export const costDeleteChanges = (caseId: number, costId: number): PlanChange[] => [
+  { type: 'deleteCostItem', caseId, costId },
 ];
 
 /** POST /home/edit: a daily entry belongs to the plan, so every case reads it. */
+export const dailyChanges = (
+  edit: { kpi_title: HomeKpi; value: number },
+  template: Template,
+  date: string,
+): PlanChange[] => [{ type: 'daily', date, metric: homeMetricOf(template, edit.kpi_title), value: edit.value }];
+
 export const dailyEdits = (
   edit: { kpi_title: HomeKpi; value: number },
   template: Template,
   date: string,
   ids: CaseIds,
-): PlanEdit[] =>
-  ids.map((_, caseIndex) => ({
-    type: 'daily',
-    caseIndex,
-    date,
-    metric: homeMetricOf(template, edit.kpi_title),
-    value: edit.value,
-  }));
+): PlanEdit[] => engineEdits(dailyChanges(edit, template, date), ids);
 
-/** POST /business-plan/edit: the plan fields the workbook reads. */
-export function planSettingEdits(edit: {
+/** POST /business-plan/edit: the plan fields the workbook reads; nothing when the request changes none of them. */
+export function planSettingChanges(edit: {
   business_plan_name?: string | undefined;
   start_year?: number | undefined;
   start_month?: number | undefined;
-}): PlanEdit[] {
+}): PlanChange[] {
   const values: { business_plan_name?: string; start_year?: number; start_month?: number } = {};
   if (edit.business_plan_name !== undefined) values.business_plan_name = edit.business_plan_name;
   if (edit.start_year !== undefined) values.start_year = edit.start_year;

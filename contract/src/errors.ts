@@ -25,10 +25,45 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const LIMIT_NAMES = ['owned_plans', 'editors', 'cases', 'members'] as const;
+/**
+ * Counts of the plan or the tier, and the mail limits (per plan, per recipient address, per sender: a signed-in user or
+ * a client address), which refuse with a 429 until `retry_after_seconds` have passed.
+ */
+export const LIMIT_NAMES = [
+  'owned_plans',
+  'editors',
+  'cases',
+  'members',
+  'mail_per_plan',
+  'mail_per_address',
+  'mail_per_sender',
+  // The XLSX import's bounds (`XLSX_IMPORT_LIMITS` of policy.ts) and its imports running at once.
+  'xlsx_bytes',
+  'xlsx_uncompressed_bytes',
+  'xlsx_cells',
+  'xlsx_rows',
+  'xlsx_string_length',
+  'xlsx_read_ms',
+  'xlsx_memory_mb',
+  'imports_per_plan',
+  'imports_per_user',
+  'imports_running',
+  // What a user can grow in a plan (`COLLECTION_LIMITS` of policy.ts).
+  'cost_items',
+  'todos',
+  'comments',
+  // A plan's snapshots (`SNAPSHOT_LIMIT` of snapshots.ts).
+  'snapshots',
+] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
 
-export const limitSchema = z.object({ name: z.enum(LIMIT_NAMES), max: z.number(), value: z.number() });
+export const limitSchema = z.object({
+  name: z.enum(LIMIT_NAMES),
+  max: z.number(),
+  value: z.number(),
+  /** A limit counted over a window: the seconds until it lifts (also the answer's Retry-After). */
+  retry_after_seconds: z.number().int().positive().optional(),
+});
 export type Limit = z.infer<typeof limitSchema>;
 
 export const errorBodySchema = z.object({
@@ -60,9 +95,25 @@ export class ApiError extends Error {
   }
 }
 
-/** @returns a 400 with one message per field */
-export const badRequest = (errors: Record<string, string>, message = 'invalid request, check your input') =>
-  new ApiError(400, { title: 'Bad Request', message: firstOf(errors) ?? message, code: 'invalid', errors });
+/**
+ * The most fields an error body names: enough for any form, and a request of a thousand bad fields is answered with a
+ * body of the same small size rather than one as large as the request.
+ */
+export const ERROR_FIELDS_MAX = 20;
+
+/** @returns a 400 with one message per field, the first ERROR_FIELDS_MAX of them */
+export const badRequest = (errors: Record<string, string>, message = 'invalid request, check your input') => {
+  const fields = Object.entries(errors);
+  if (fields.length <= ERROR_FIELDS_MAX) {
+    return new ApiError(400, { title: 'Bad Request', message: firstOf(errors) ?? message, code: 'invalid', errors });
+  }
+  return new ApiError(400, {
+    title: 'Bad Request',
+    message: `${fields.length} fields are not valid; the first ${ERROR_FIELDS_MAX} are listed`,
+    code: 'invalid',
+    errors: Object.fromEntries(fields.slice(0, ERROR_FIELDS_MAX)),
+  });
+};
 
 /** The cost-term rule (working-screens.md section 5) has its own title. */
 export const inputError = (field: string, message: string) =>
@@ -103,8 +154,9 @@ export const limitReached = (field: string, message: string, limit: Limit) =>
 
 export const conflict = (message: string) => new ApiError(409, { title: 'Conflict', message, code: 'conflict' });
 
-export const tooManyRequests = (message: string) =>
-  new ApiError(429, { title: 'Too Many Requests', message, code: 'too_many_requests' });
+/** A 429; with the limit when one of the limits named in `LIMIT_NAMES` refused it. */
+export const tooManyRequests = (message: string, limit?: Limit) =>
+  new ApiError(429, { title: 'Too Many Requests', message, code: 'too_many_requests', ...(limit ? { limit } : {}) });
 
 export const unavailable = (message: string) =>
   new ApiError(503, { title: 'Service Unavailable', message, code: 'unavailable' });

@@ -11,11 +11,12 @@ import {
   EXPLAIN_PERIODS,
   EXPLAIN_VIEWS,
   PL_FIELD_ROWS,
-} from '@topline/engine/src/explainKeys';
+} from '@topline/engine/shapes';
 import { z } from 'zod';
 import { caseIdText, planQuery, yearText } from './plans';
 import { type Area, costAreaOf, type Scope, YEAR_KEY_AREAS } from './policy';
-import type { Route } from './routes';
+import type { Route } from './route';
+import { snapshotIdText } from './snapshots';
 
 export const EXPLAIN_SOURCES = ['formula', 'assumption', 'default', 'actual', 'cash input'] as const;
 export type ExplainSourceName = (typeof EXPLAIN_SOURCES)[number];
@@ -32,6 +33,12 @@ export const explainQuery = planQuery.extend({
   view: z.enum(EXPLAIN_VIEWS).optional(),
   /** The interface language of the labels and the formula; English unless `ja`. */
   lang: z.enum(['en', 'ja']).optional(),
+  /**
+   * With a comparison view (`progress`, `difference_value`, `difference_rate`): the snapshot of the plan whose
+   * estimate is the budget compared with, as the monthly P&L reads it against one (`/pl/monthly/retrieve`). It needs
+   * the monthly P&L area's read (Basic or Team); another plan's is a 404.
+   */
+  snapshot_id: snapshotIdText.optional(),
 });
 export type ExplainQuery = z.output<typeof explainQuery>;
 
@@ -60,9 +67,15 @@ export const explainAnswer = z.strictObject({
   value: explainValue,
   /**
    * The figure as the screens show it, when that is not `value`: counts (sessions, leads, meetings, registrations,
-   * orders, churn) are shown as whole numbers whose quarters and year add up, so 2.38 orders may show as 3.
+   * orders, churn) are shown as whole numbers whose quarters and year add up, so 2.38 orders may show as 3; money
+   * within half a cent of zero as 0.
    */
   shown: z.number().optional(),
+  /**
+   * Present when the screens show the figure as a dash: a rate, progress or difference rate whose base is zero up to
+   * floating-point residue (engine/DECISIONS.md, "Residue"), whatever `value` the workbook computes.
+   */
+  dash: z.literal('zero_base').optional(),
   formula: z.string(),
   inputs: z.array(explainInputSchema),
 });

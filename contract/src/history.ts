@@ -5,15 +5,17 @@
  * recorded as one new change so that a restore can itself be undone.
  *
  * Who may ask: the owner and members with can_edit on some area read the history; the P&L of a moment also needs
- * the P&L area; a restore rewrites every area, so it takes the owner or a member with can_edit on every area. A value
- * of an area the caller cannot see is answered as `hidden` with no values; member changes are shown to the owner only.
+ * the P&L area; a restore rewrites every area, so it takes the owner or a member with can_edit on every area. What
+ * changed in an area the caller cannot see (no access, or locked by the owner's tier), and every member change (the
+ * owner's only), is answered as one `hidden` entry of the change or comparison and nothing else: no name, title,
+ * detail or value, nor how many; every caller pages the same changes.
  */
 
-import { plYearRowSchema } from '@topline/engine/src/read/pl';
+import { plYearRowSchema } from '@topline/engine/shapes';
 import { z } from 'zod';
 import { jsonRoute } from './jsonRoute';
 import { planIdField, planQuery } from './plans';
-import { body, jsonNumber, textNumber } from './wire';
+import { body, CHANGE_ID_BOUNDS, idField, idText } from './wire';
 
 /** Changes in one page of the history, newest first. */
 export const HISTORY_PAGE_SIZE = 50;
@@ -60,27 +62,40 @@ export const historyItem = z.object({
   detail: z.string().nullable(),
   old: historyValue,
   new: historyValue,
-  /** The caller may not see this area: the values are left out. */
-  hidden: z.boolean(),
+  hidden: z.literal(false),
 });
 export type HistoryItem = z.infer<typeof historyItem>;
+
+/** What stands, in a change or a comparison, for everything in it the caller may not see: that alone. */
+export const hiddenHistoryEntry = z.object({ hidden: z.literal(true) });
+export const HIDDEN_HISTORY_ENTRY: z.infer<typeof hiddenHistoryEntry> = Object.freeze({ hidden: true });
+
+/** An item the caller may see, or the one entry for all they may not. */
+export const historyEntry = z.union([historyItem, hiddenHistoryEntry]);
+export type HistoryEntry = z.infer<typeof historyEntry>;
 
 export const historyChange = z.object({
   id: z.number(),
   /** When it was committed (ISO 8601). */
   at: z.string(),
-  /** Who made it: the user's name or e-mail; null when that user is gone or the change came from outside the app. */
+  /**
+   * Who made it: the user's name or e-mail; null when that user is gone, the change came from outside the app, or
+   * the caller may see none of it.
+   */
   by: z.string().nullable(),
-  /** The call that made it (`/case/edit`, `plan.create`, `history.restore`). */
-  action: z.string(),
+  /** The call that made it (`/case/edit`, `plan.create`, `history.restore`); null when the caller may see none of it. */
+  action: z.string().nullable(),
   /** For a restore: the change whose state it restored. */
   restored_from: z.number().nullable(),
+  /** How many entries the change holds for the caller: the items they may see, and one for all those hidden. */
   item_count: z.number(),
-  items: z.array(historyItem),
+  /** The first of them (`HISTORY_ITEMS_SHOWN` at most): the items, then the hidden entry, if any. */
+  items: z.array(historyEntry),
 });
 export type HistoryChange = z.infer<typeof historyChange>;
 
-const changeIdText = (field: string) => textNumber(field, { int: true, min: 1 });
+/** The history's change ids (`bigint` columns). */
+const changeIdText = (field: string) => idText(field, CHANGE_ID_BOUNDS);
 
 export const historyQuery = planQuery.extend({ cursor: changeIdText('cursor').optional() });
 export const historyAnswer = z.object({
@@ -118,13 +133,14 @@ export const historyPlanAnswer = z.object({ data: historyPoint });
 /** Two moments of the plan: the inputs that differ between them (old: at `from`, new: at `to`) and both P&Ls. */
 export const historyCompareQuery = planQuery.extend({ from: changeIdText('from'), to: changeIdText('to') });
 export const historyCompareAnswer = z.object({
-  data: z.object({ from: historyPoint, to: historyPoint, inputs: z.array(historyItem) }),
+  /** The inputs the caller may see, then one hidden entry when any they may not see differs. */
+  data: z.object({ from: historyPoint, to: historyPoint, inputs: z.array(historyEntry) }),
 });
 export type HistoryCompareAnswer = z.infer<typeof historyCompareAnswer>;
 
 export const historyRestoreRequest = body({
   business_plan_id: planIdField,
-  at: jsonNumber('at', { int: true, min: 1 }),
+  at: idField('at', CHANGE_ID_BOUNDS),
 });
 /** The change that recorded the restore, and the plan's version after it. */
 export const historyRestoreAnswer = z.object({ data: z.object({ id: z.number(), version: z.number() }) });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Needs, Route } from './routes';
+import type { Needs, Route } from './route';
 
 /**
  * A JSON call of a topic's file (`todos.ts`, `history.ts`, `googleSheets.ts`), typed as the route table's `route` types

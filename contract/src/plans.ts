@@ -6,7 +6,7 @@ import {
   YEAR_KEYS,
   type YearKey,
   yearInputsSchema,
-} from '@topline/engine/src/schema';
+} from '@topline/engine/schema';
 import { z } from 'zod';
 import {
   ARPA_RANGE,
@@ -19,17 +19,17 @@ import {
   PERIOD_RANGE,
 } from './fields';
 import { AREAS, type Area, LEVELS } from './policy';
-import { body, boundsText, clearableNumber, jsonNumber, textNumber } from './wire';
+import { body, boundsText, clearableNumber, idField, idText, jsonNumber, textNumber } from './wire';
 
 /** The ids and periods of a JSON body. */
-export const planIdField = jsonNumber('business_plan_id', { int: true, min: 1 });
-export const caseIdField = jsonNumber('case_id', { int: true, min: 1 });
+export const planIdField = idField('business_plan_id');
+export const caseIdField = idField('case_id');
 export const yearField = jsonNumber('year', { int: true, min: 1, max: PLAN_YEARS });
 export const monthField = jsonNumber('month', { int: true, min: 1, max: 12 });
 
 /** The same, sent as text in a query string or a multipart form. */
-export const planIdText = textNumber('business_plan_id', { int: true, min: 1 });
-export const caseIdText = textNumber('case_id', { int: true, min: 1 });
+export const planIdText = idText('business_plan_id');
+export const caseIdText = idText('case_id');
 export const yearText = textNumber('year', { int: true, min: 1, max: PLAN_YEARS });
 
 export const planScoped = body({ business_plan_id: planIdField });
@@ -104,6 +104,20 @@ export const planEditRequest = (now: Date) =>
     start_year: startYear(now).optional(),
     start_month: startMonth.optional(),
   });
+
+/** An uploaded icon's largest width and height in pixels: larger ones are refused before their pixels are decoded. */
+export const ICON_MAX_SIDE = 1024;
+/** The side of the square a plan's icon is stored and served at: twice the largest it is shown at (Setting's 64 px). */
+export const ICON_SIZE = 128;
+
+/** GET /business-plan/icon: the plan, and the icon's hash (`v`) as `/user/me` names it, which makes the URL immutable. */
+export const planIconQuery = body({
+  business_plan_id: planIdText,
+  v: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'v must be the hash of an icon')
+    .optional(),
+});
 
 export const themeColorRequest = body({
   business_plan_id: planIdField,

@@ -3,8 +3,9 @@
  * limits (product-and-account.md sections 6 and 9, working-screens.md section 6). The API enforces these; the web
  * shows them.
  */
-import { costGroupOf } from '@topline/engine/src/compile/costs';
-import { COST_GROUPS, type CostGroup, MAX_CASES, type YearKey } from '@topline/engine/src/schema';
+
+import { COST_GROUPS, type CostGroup, MAX_CASES, type YearKey } from '@topline/engine/schema';
+import { costGroupOf } from '@topline/engine/shapes';
 
 export const AREAS = [
   'pl',
@@ -147,3 +148,41 @@ export const YEAR_KEY_AREAS = {
 
 /** A cost item's area: its cost group, as the engine reads it from `item_title` (`sm_advertising` is `sm`). */
 export const costAreaOf = (itemTitle: string): CostGroup => costGroupOf({ item_title: itemTitle });
+
+/**
+ * What an XLSX import reads at most (MODEL.md section 8). A plan's own export at 300 cost items a case is about 3 MB,
+ * 30 MB inflated and 240,000 cells in 2,700 rows; the bounds leave twice that for a file re-saved by Excel or
+ * LibreOffice. Each is checked while the file is read, off the API's thread, and a file over one is refused with a
+ * 400 naming it (limit `xlsx_<bound>`).
+ */
+export const XLSX_IMPORT_LIMITS = {
+  /** The uploaded file. */
+  bytes: 20_000_000,
+  /** Every part of the file inflated, as its zip directory declares it and as it inflates. */
+  uncompressedBytes: 64_000_000,
+  /** Cells and rows of every sheet. */
+  cells: 500_000,
+  rows: 20_000,
+  /** Characters of one cell's text or formula (Excel's own limit for a cell). */
+  stringLength: 32_767,
+  /** Time the reading may take before it is stopped. */
+  readMs: 60_000,
+  /** Memory the reading may take (its own heap, freed whole when it ends). */
+  memoryMb: 1_024,
+  /** Imports at once: of one plan, of one user, and of the whole server (each reads on a core of its own). */
+  perPlan: 1,
+  perUser: 2,
+  running: 2,
+} as const;
+
+/**
+ * What a user can grow in a plan, at most (refused with a 400 `limit` naming the count). A real plan holds a few
+ * cost items per case (the fixtures at most two); fifty is room for every line of a top-down budget, and a plan of
+ * three such cases with actuals still builds within five times the three-case fixture (each item is some 100
+ * formulas of the Costs sheet). The to-dos' limit is `TODO_LIMIT` (todos.ts); memos and daily
+ * entries are one per cell and day of the plan, so the plan's shape bounds them.
+ */
+export const COLLECTION_LIMITS = {
+  /** Cost items of one case. */
+  costItemsPerCase: 50,
+} as const;

@@ -9,11 +9,13 @@ import {
   emailSigninRequest,
   emailSignupRequest,
   googleAuthRequest,
+  invitationAcceptRequest,
   passwordApplyRequest,
   passwordSetRequest,
   passwordVerifyRequest,
   profileEditRequest,
   signupAuthRequest,
+  signupConfirmRequest,
 } from './accounts';
 import {
   homeAnswer,
@@ -24,18 +26,12 @@ import {
   signupAuthAnswer,
   successAnswer,
 } from './answers';
-import {
-  billingAnswer,
-  billingCreateAnswer,
-  billingCreateRequest,
-  billingPlanAnswer,
-  checkoutAnswer,
-  webhookAnswer,
-  webhookRequest,
-} from './billing';
+import { billingRoutes } from './billing';
+import { comparisonRoutes } from './comparison';
 import { explainRoutes } from './explain';
 import { spreadsheetRoutes } from './googleSheets';
 import { historyRoutes } from './history';
+import { planImportRequest } from './planImport';
 import {
   caseCreateRequest,
   caseEditRequest,
@@ -48,6 +44,7 @@ import {
   modelEditRequest,
   planCreateRequest,
   planEditRequest,
+  planIconQuery,
   planQuery,
   planScoped,
   plColorRequest,
@@ -56,6 +53,7 @@ import {
   yearText,
 } from './plans';
 import { costAreaOf, type Scope, YEAR_KEY_AREAS } from './policy';
+import type { Needs, Route } from './route';
 import {
   actualsAnswer,
   costAnswer,
@@ -78,37 +76,9 @@ import {
   homeEditRequest,
   reverseRequest,
 } from './screens';
+import { snapshotIdText, snapshotRoutes } from './snapshots';
 import { spreadsheetFileRoutes } from './spreadsheets';
 import { todoRoutes } from './todos';
-
-/**
- * Who may make a call: anyone, any signed-in user, the plan's owner, the owner or a member who may see every area,
- * or a member with the level a scope needs (reads need can_view, writes can_edit). A scope may depend on the
- * request (an assumption's area, a cost item's group).
- */
-export type Needs<Input> =
-  | { kind: 'public' }
-  | { kind: 'signed_in' }
-  | { kind: 'owner' }
-  | { kind: 'every_area' }
-  /** The owner or a member with can_edit on some area (Home's to-dos, `todos.ts`). */
-  | { kind: 'editor' }
-  | { kind: 'scope'; scope: Scope | ((input: Input) => Scope) };
-
-export interface Route<Request extends z.ZodType = z.ZodType, Answer extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST';
-  path: string;
-  /** The query (GET) or body (POST); a function of today's date where a bound moves with the calendar. */
-  request: Request | ((today: Date) => Request);
-  /** `multipart` bodies carry text fields (numbers as text) and files. */
-  body?: 'json' | 'multipart';
-  answer: Answer;
-  /** The HTTP status of a success, when it is not 200. */
-  status?: number;
-  /** The answer is a file (CSV, XLSX) rather than JSON. */
-  file?: 'csv' | 'xlsx';
-  needs: Needs<z.output<Request>>;
-}
 
 type Method = 'GET' | 'POST';
 type Body = Route['body'];
@@ -145,6 +115,12 @@ const costGroupScope = {
 /** A screen read: the plan, optionally a case, and (for the monthly P&L) optionally one plan year. */
 export const screenQuery = planQuery.extend({ case_id: caseIdText.optional(), year: yearText.optional() });
 
+/**
+ * The monthly P&L's read: a screen read, and optionally a snapshot of the plan (Basic or Team, as the monthly P&L)
+ * whose estimate is the budget of the progress and difference views; another plan's snapshot is a 404.
+ */
+export const monthlyQuery = screenQuery.extend({ snapshot_id: snapshotIdText.optional() });
+
 const read = <P extends string, Answer extends z.ZodType>(path: P, s: Scope, answer: Answer) =>
   route({ method: 'GET', path, request: screenQuery, answer: data(answer), needs: scope(s) });
 const write = <P extends string, Request extends z.ZodType, N extends Needs<z.output<Request>>>(
@@ -172,13 +148,34 @@ export const routes = {
     answer: signupAuthAnswer,
     needs: PUBLIC,
   }),
+  /**
+   * 202 for every address: what happens next is said in the e-mail sent to it (a confirmation link for an address that
+   * may sign up, a note for one that has an account or needs a demo), so the answer tells nothing about the address.
+   */
   emailSignup: route({
     method: 'POST',
     path: '/users/email-signup',
     request: emailSignupRequest,
+    answer: messageAnswer,
+    status: 202,
+    needs: PUBLIC,
+  }),
+  /** The e-mailed sign-up link: creates the account (joining the plans that invited it) and signs it in. */
+  signupConfirm: route({
+    method: 'POST',
+    path: '/users/email-signup/confirm',
+    request: signupConfirmRequest,
     answer: appTokenAnswer,
     status: 201,
     needs: PUBLIC,
+  }),
+  /** An invitation link, opened by the signed-in account of the invited address: joins the plan. */
+  invitationAccept: route({
+    method: 'POST',
+    path: '/invitation/accept',
+    request: invitationAcceptRequest,
+    answer: data(z.object({ business_plan_id: z.number() })),
+    needs: SIGNED_IN,
   }),
   /** 209 with a message when the address or password is wrong. */
   emailSignin: route({
@@ -208,51 +205,7 @@ export const routes = {
   signout: write('/user/signout', empty, SIGNED_IN),
   me: route({ method: 'GET', path: '/user/me', request: empty, answer: meAnswer, needs: SIGNED_IN }),
   profileEdit: write('/user/edit', profileEditRequest, SIGNED_IN),
-  billingRetrieve: route({
-    method: 'GET',
-    path: '/billing/retrieve',
-    request: empty,
-    answer: billingAnswer,
-    needs: SIGNED_IN,
-  }),
-  /** Billing through Stripe: every call answers 503 `unavailable` while billing is not configured. */
-  billingCreate: route({
-    method: 'POST',
-    path: '/billing/create',
-    request: billingCreateRequest,
-    answer: billingCreateAnswer,
-    needs: SIGNED_IN,
-  }),
-  /** Replacing the card: the URL of Stripe's page that collects the new one. */
-  billingPaymentAttach: route({
-    method: 'POST',
-    path: '/billing/payment/attach',
-    request: empty,
-    answer: checkoutAnswer,
-    needs: SIGNED_IN,
-  }),
-  billingCancel: route({
-    method: 'POST',
-    path: '/billing/cancel',
-    request: empty,
-    answer: billingPlanAnswer,
-    needs: SIGNED_IN,
-  }),
-  billingRestore: route({
-    method: 'POST',
-    path: '/billing/restore',
-    request: empty,
-    answer: billingPlanAnswer,
-    needs: SIGNED_IN,
-  }),
-  /** Stripe's events; the signature of the raw body is the sign-in (400 when it does not match). */
-  billingWebhook: route({
-    method: 'POST',
-    path: '/billing/webhook',
-    request: webhookRequest,
-    answer: webhookAnswer,
-    needs: PUBLIC,
-  }),
+  ...billingRoutes,
 
   // Plans, cases, models, colours and members (working-screens.md section 7).
   planCreate: route({
@@ -268,7 +221,7 @@ export const routes = {
   planImport: route({
     method: 'POST',
     path: '/business-plan/import',
-    request: z.strictObject({ plan: z.unknown() }),
+    request: planImportRequest,
     answer: data(z.object({ business_plan_id: z.number() })),
     status: 201,
     needs: SIGNED_IN,
@@ -282,6 +235,18 @@ export const routes = {
     needs: OWNER,
   }),
   planDelete: write('/business-plan/delete', planScoped, OWNER),
+  /**
+   * The plan's icon as stored (ICON_SIZE square): every member's, like Home; 404 for anyone else and for a plan
+   * without one. The URL that names its hash (`v`) never changes what it answers, and may be cached for good.
+   */
+  planIcon: route({
+    method: 'GET',
+    path: '/business-plan/icon',
+    request: planIconQuery,
+    answer: z.string(),
+    file: 'image',
+    needs: scope('home'),
+  }),
   themeColor: write('/business-plan/theme-color', themeColorRequest, OWNER),
   planFile: route({
     method: 'GET',
@@ -331,7 +296,13 @@ export const routes = {
   revenueRetrieve: read('/revenue/retrieve', 'sales_detail', revenueAnswer),
   costRetrieve: read('/cost/retrieve', 'expenses', costAnswer),
   dashboardRetrieve: read('/dashboard/retrieve', 'dashboard', dashboardAnswer),
-  monthlyRetrieve: read('/pl/monthly/retrieve', 'monthly_pl', monthlyAnswer),
+  monthlyRetrieve: route({
+    method: 'GET',
+    path: '/pl/monthly/retrieve',
+    request: monthlyQuery,
+    answer: data(monthlyAnswer),
+    needs: scope('monthly_pl'),
+  }),
   actualsRetrieve: read('/actuals/retrieve', 'actuals', actualsAnswer),
   homeRetrieve: read('/home/retrieve', 'home', homeAnswer),
   perEmployee: read('/suggestions/per-employee', 'pl', perEmployeeAnswer),
@@ -366,6 +337,12 @@ export const routes = {
 
   // A plan's history of input changes: list, a past moment's P&L, comparison, restore.
   ...historyRoutes,
+
+  // Snapshots: a plan of record, named, downloaded and restored.
+  ...snapshotRoutes,
+
+  // Cases side by side, and what a budget revision will do.
+  ...comparisonRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -2,13 +2,18 @@
  * The working screens' number answers. Every number is a cell of the plan's workbook; the shapes are the engine's
  * read models, and this file only puts them in the spec's envelopes (working-screens.md section 7).
  */
-import { costYearSchema } from '@topline/engine/src/read/costs';
-import { dashboardSchema } from '@topline/engine/src/read/dashboard';
-import { kpiYearSchema } from '@topline/engine/src/read/kpi';
-import { gridColumnSchema, monthlyPlYearSchema } from '@topline/engine/src/read/monthly';
-import { plYearRowSchema } from '@topline/engine/src/read/pl';
-import { revenueYearSchema } from '@topline/engine/src/read/revenue';
-import { modelSchema } from '@topline/engine/src/schema';
+
+import { modelSchema } from '@topline/engine/schema';
+import {
+  costYearSchema,
+  dashboardSchema,
+  gridColumnSchema,
+  kpiYearSchema,
+  monthlyPlYearSchema,
+  plYearRowSchema,
+  revenueYearSchema,
+  snapshotBudgetSchema,
+} from '@topline/engine/shapes';
 import { z } from 'zod';
 import { COST_AREAS } from './policy';
 
@@ -48,7 +53,15 @@ export const costAnswer = z.object({
 
 export const dashboardAnswer = dashboardSchema.extend({ case_id: z.number() });
 
-export const monthlyAnswer = z.object({ case_id: z.number(), monthly_pl: z.array(monthlyPlYearSchema) });
+export const monthlyAnswer = z.object({
+  case_id: z.number(),
+  monthly_pl: z.array(monthlyPlYearSchema),
+  /**
+   * With `snapshot_id`: the snapshot whose estimate is the budget of the progress and difference views (the live
+   * actual view, ACT months and forecast, against it in every month, quarter and year).
+   */
+  snapshot: snapshotBudgetSchema.optional(),
+});
 
 export const actualsAnswer = z.object({
   case_id: z.number(),

@@ -9,19 +9,27 @@ import {
   DAILY_METRICS,
   COST_ITEM_TITLES as ENGINE_COST_ITEM_TITLES,
   HEADCOUNT_MAX,
+  inputSign,
+  inputSignMessage,
   MONEY_MAX,
   MONEY_MIN,
   REVISION_PATTERNS,
-} from '@topline/engine/src/schema';
+} from '@topline/engine/schema';
 import { z } from 'zod';
-import { COMMENT_MAX, COST_ITEM_NAME_MAX } from './fields';
+import { COMMENT_MAX, COST_ITEM_NAME_MAX, multiLineText, singleLineText } from './fields';
 import { caseIdField, caseIdText, caseScoped, monthField, planIdField, planIdText, yearField, yearText } from './plans';
-import { body, clearableNumber, dateField, jsonNumber, textField } from './wire';
+import { body, clearableNumber, dateField, ID_BOUNDS, idField, jsonNumber } from './wire';
 
 /** The engine's bounds (MODEL.md inputs stay within them, so every figure stays finite). */
 const MONEY = { min: -MONEY_MAX, max: MONEY_MAX, smallest: MONEY_MIN } as const;
 const COUNT = { int: true, min: 0, max: COUNT_MAX } as const;
-const amount = (field: string) => clearableNumber(field, MONEY).optional();
+/** A money input, refused at its field when it has the sign its input does not take (`engine/src/signs.ts`). */
+const amount = (field: string) =>
+  inputSign(field)?.takes === 'positive'
+    ? clearableNumber(field, MONEY)
+        .refine((value) => value === null || value >= 0, `${field} ${inputSignMessage(field)}`)
+        .optional()
+    : clearableNumber(field, MONEY).optional();
 const countValue = (field: string) => clearableNumber(field, COUNT).optional();
 
 const monthRef = { business_plan_id: planIdField, year: yearField, month: monthField };
@@ -67,7 +75,7 @@ export const commentEditRequest = caseScoped.extend({
   year: yearField,
   column_name: monthField,
   section: z.enum(COMMENT_SECTIONS, 'section must be estimate, actual or difference'),
-  content: textField('content', COMMENT_MAX, { required: false, trim: false }),
+  content: multiLineText('content', COMMENT_MAX, { required: false }),
 });
 
 export type CommentEdit = z.infer<typeof commentEditRequest>;
@@ -106,7 +114,7 @@ const calendarMonth = (field: string) => jsonNumber(field, { int: true, min: 1, 
 
 export const costItemFields = body({
   item_title: z.enum(COST_ITEM_TITLES, `item_title must be one of ${COST_ITEM_TITLES.join(', ')}`),
-  item_name: textField('item_name', COST_ITEM_NAME_MAX),
+  item_name: singleLineText('item_name', COST_ITEM_NAME_MAX),
   price: jsonNumber('price', { min: 0, max: 999_999_999, smallest: MONEY_MIN }),
   start_year: calendarYear('start_year'),
   start_month: calendarMonth('start_month'),
@@ -117,7 +125,7 @@ export type CostItemFields = z.infer<typeof costItemFields>;
 /** The fields a cost item stores. */
 export const COST_ITEM_FIELDS = Object.keys(costItemFields.shape) as (keyof CostItemFields)[];
 
-const costIdField = jsonNumber('cost_id', { int: true, min: 1 });
+const costIdField = idField('cost_id');
 
 /** POST /cost/create: the item may come nested as `item` or flat. */
 export const costCreateRequest = z.preprocess(
@@ -129,7 +137,7 @@ export const costEditRequest = z.preprocess(
   flattenItem,
   caseScoped.extend({
     cost_id: costIdField,
-    version: jsonNumber('version', { int: true, min: 1 }),
+    version: jsonNumber('version', ID_BOUNDS),
     ...costItemFields.shape,
   }),
 );

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { planIdText, planQuery } from './plans';
-import type { Route } from './routes';
+import type { Route } from './route';
 import { csvRequest } from './screens';
+import { snapshotIdText } from './snapshots';
 import { body } from './wire';
 
 /** The interface language of a download's headers and labels; without it the API reads `Accept-Language`. */
@@ -13,14 +14,30 @@ export const CSV_LANGS = ['ja', 'en'] as const;
 export type CsvLang = (typeof CSV_LANGS)[number];
 export const csvLang = z.enum(CSV_LANGS, 'lang must be ja or en');
 
-/** The monthly P&L's views as its CSV names them (the screen's actual view is the revised forecast). */
-export const MONTHLY_CSV_VIEWS = ['estimate', 'actual', 'progress', 'difference'] as const;
+/**
+ * The monthly P&L's views as its CSV names them (the screen's actual view is the revised forecast; its variance is
+ * `difference` in values, `difference_rate` in rates).
+ */
+export const MONTHLY_CSV_VIEWS = ['estimate', 'actual', 'progress', 'difference', 'difference_rate'] as const;
 export type MonthlyCsvView = (typeof MONTHLY_CSV_VIEWS)[number];
 
-/** GET /pl/monthly/csv: one plan year (Y1 without `year`) of a case in one view. */
+/**
+ * GET /pl/monthly/csv: one plan year (Y1 without `year`) of a case in one view. With `snapshot_id`, the progress and
+ * difference views are read against that snapshot of the plan, as `/pl/monthly/retrieve` reads them.
+ */
 export const monthlyCsvRequest = csvRequest.extend({
-  view: z.enum(MONTHLY_CSV_VIEWS, 'view must be estimate, actual, progress or difference').default('estimate'),
+  view: z
+    .enum(MONTHLY_CSV_VIEWS, 'view must be estimate, actual, progress, difference or difference_rate')
+    .default('estimate'),
+  snapshot_id: snapshotIdText.optional(),
 });
+
+/**
+ * GET /business-plan/xlsx: with `snapshot_id`, each case gets a `VsSnapshot` sheet: the snapshot's estimate and the
+ * case's actual view compared with it, as formulas (the snapshot needs the monthly P&L area's read; another plan's is
+ * a 404).
+ */
+export const xlsxDownloadQuery = planQuery.extend({ snapshot_id: snapshotIdText.optional() });
 
 /** POST /business-plan/xlsx/import: the plan, and the edited file in the multipart field `file`. */
 export const xlsxImportRequest = body({ business_plan_id: planIdText });
@@ -59,7 +76,7 @@ export const spreadsheetFileRoutes = {
   xlsxDownload: typed({
     method: 'GET',
     path: '/business-plan/xlsx',
-    request: planQuery,
+    request: xlsxDownloadQuery,
     answer: z.string(),
     needs: { kind: 'every_area' } as const,
     body: undefined,

@@ -2,8 +2,8 @@
  * Time rules both sides apply alike. Calendar days and months are taken in UTC, so the API and every browser agree
  * on which month is "current" (ACT months, runway) and on how many trial days are left, whatever the local zone.
  */
-import { planMonthOf, yearOf } from '@topline/engine/src/layout';
-import { PLAN_YEARS } from '@topline/engine/src/schema';
+import { planMonthOf, yearOf } from '@topline/engine/calendar';
+import { PLAN_YEARS } from '@topline/engine/schema';
 
 export interface CalendarMonth {
   year: number;

@@ -7,9 +7,10 @@
  */
 import { z } from 'zod';
 import { successAnswer } from './answers';
+import { singleLineText } from './fields';
 import { jsonRoute } from './jsonRoute';
 import { planIdField, planQuery } from './plans';
-import { body, jsonNumber, textField } from './wire';
+import { body, ID_BOUNDS, idField, jsonNumber } from './wire';
 
 /** The longest to-do text, in characters. */
 export const TODO_TEXT_MAX = 200;
@@ -33,9 +34,9 @@ export const todoListAnswer = z.object({
   data: z.object({ todos: z.array(todo), can_edit: z.boolean() }),
 });
 
-const todoIdField = jsonNumber('todo_id', { int: true, min: 1 });
-const versionField = jsonNumber('version', { int: true, min: 1 });
-const todoText = textField('text', TODO_TEXT_MAX);
+const todoIdField = idField('todo_id');
+const versionField = jsonNumber('version', ID_BOUNDS);
+const todoText = singleLineText('text', TODO_TEXT_MAX);
 
 export const todoCreateRequest = body({ business_plan_id: planIdField, text: todoText });
 /** POST /todos/edit: the version the to-do was read at, and the new text, the new state, or both. */

@@ -1,9 +1,9 @@
-import { ACTUAL_KEYS, actualInputsSchema } from '@topline/engine/src/schema';
+import { ACTUAL_KEYS, actualInputsSchema, inputSign } from '@topline/engine/schema';
 import { describe, expect, it } from 'vitest';
 import { caseEditRequest } from './plans';
 import { type RouteName, requestSchema, routes, screenQuery } from './routes';
 import { actualsEditRequest, homeEditRequest } from './screens';
-import { dateField, textField, textNumber } from './wire';
+import { dateField, ID_MAX, idField, idText, textField, textNumber } from './wire';
 
 const edit = { business_plan_id: 1, case_id: 2, year: 1, key: 'arr', value: 5_000_000 };
 const issues = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -27,8 +27,21 @@ describe('numbers on the wire', () => {
     for (const text of ['0x10', '1e1', '', ' 5', 'abc', '13', '1.5'])
       expect(number.safeParse(text).success).toBe(false);
     expect(issues(screenQuery.safeParse({ business_plan_id: 'abc' }))).toEqual([
-      'business_plan_id: business_plan_id must be a whole number at least 1',
+      'business_plan_id: business_plan_id must be a whole number from 1 to 2147483647',
     ]);
+  });
+
+  it('takes ids from 1 to the largest a database integer holds, and nothing else', () => {
+    expect(ID_MAX).toBe(2 ** 31 - 1);
+    const json = idField('case_id');
+    const text = idText('case_id');
+    expect(json.parse(ID_MAX)).toBe(ID_MAX);
+    expect(text.parse(String(ID_MAX))).toBe(ID_MAX);
+    for (const wrong of [ID_MAX + 1, 1e20, -1, 0, 1.5, Number.NaN, '7'])
+      expect(json.safeParse(wrong).success, String(wrong)).toBe(false);
+    for (const wrong of ['2147483648', '1e20', '-1', '0', '1.5', 'abc', '99999999999999999999'])
+      expect(text.safeParse(wrong).success, wrong).toBe(false);
+    expect(issues(json.safeParse(2 ** 31))).toEqual([': case_id must be a whole number from 1 to 2147483647']);
   });
 
   it('names the real problem', () => {
@@ -73,11 +86,15 @@ describe('the route table', () => {
       const query = {
         business_plan_id: '1',
         ...('case_id' in shape ? { case_id: '2' } : {}),
+        // A revise preview names the plan year; a screen read may.
+        ...('year' in shape ? { year: '1' } : {}),
         // A figure's explanation names the figure.
         ...('key' in shape ? { year: '1', period: 'q1', key: 'revenue' } : {}),
         // A moment of the plan's history names a change.
         ...('at' in shape ? { at: '7' } : {}),
         ...('from' in shape ? { from: '7', to: '9' } : {}),
+        // A snapshot's download names the snapshot.
+        ...('snapshot_id' in shape ? { snapshot_id: '3' } : {}),
       };
       expect(schema.safeParse(query).success, `${name} reads its query from text`).toBe(true);
     }
@@ -85,14 +102,15 @@ describe('the route table', () => {
 });
 
 describe('bounds of stored numbers', () => {
-  it('refuse at the wire what the engine would refuse to store, for every actual', () => {
+  it('refuse at the wire what the engine would refuse to store, and a figure of the sign its input does not take', () => {
     const samples = [0, 0.001, 0.01, 1, -1, 1.5, 1e9, 1e9 + 1, 1e12, 1e12 + 1, -1e12, 1e307, 1e308];
     const fields = actualsEditRequest.shape;
     for (const key of ACTUAL_KEYS) {
       const engine = actualInputsSchema.shape[key].unwrap();
       for (const value of samples) {
         const wire = fields[key].safeParse(value).success;
-        expect(wire, `${key} = ${value}`).toBe(engine.safeParse(value).success);
+        const signed = inputSign(key)?.takes !== 'positive' || value >= 0;
+        expect(wire, `${key} = ${value}`).toBe(engine.safeParse(value).success && signed);
       }
     }
   });

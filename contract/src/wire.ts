@@ -3,7 +3,7 @@
  * not `"0x10"`); a query string or a multipart form carries text, where a number is plain decimal digits. Text is
  * storable (no NUL, no broken UTF-16) and within its column. Every refusal names the field and the real problem.
  */
-import { isStorableText } from '@topline/engine/src/schema';
+import { isStorableText } from '@topline/engine/schema';
 import { z } from 'zod';
 import { badRequest } from './errors';
 
@@ -68,6 +68,22 @@ export const textNumber = (field: string, b: NumberBounds = {}) =>
     .transform((v) => (typeof v === 'number' ? v : Number(v)))
     .pipe(bounded(field, b));
 
+/**
+ * The largest id of the wire: PostgreSQL's `integer`, the type of every id column but the history's. A larger one can
+ * name nothing, and would fail in the database rather than as a refusal.
+ */
+export const ID_MAX = 2_147_483_647;
+/** The history's change ids are `bigint`: every whole number JavaScript holds exactly. */
+export const CHANGE_ID_MAX = Number.MAX_SAFE_INTEGER;
+/** The bounds of an id (and of the row versions an edit names, kept in `integer` columns too). */
+export const ID_BOUNDS = { int: true, min: 1, max: ID_MAX } as const satisfies NumberBounds;
+export const CHANGE_ID_BOUNDS = { int: true, min: 1, max: CHANGE_ID_MAX } as const satisfies NumberBounds;
+
+/** An id in a JSON body: a whole number from 1 to ID_MAX. Every `*_id` of a request is one of these two. */
+export const idField = (field: string, bounds: NumberBounds = ID_BOUNDS) => jsonNumber(field, bounds);
+/** An id in a query string or a multipart form: its decimal digits. */
+export const idText = (field: string, bounds: NumberBounds = ID_BOUNDS) => textNumber(field, bounds);
+
 /** A JSON number that may be cleared: `null` clears it. */
 export const clearableNumber = (field: string, b: NumberBounds = {}) =>
   z.union([z.null(), jsonNumber(field, b)], {
@@ -97,17 +113,52 @@ export const dateField = (field: string) =>
       return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
     }, `${field} is not a date of the calendar`);
 
+/**
+ * The most values a request may hold, counting every key of every object and every item of every array, however
+ * nested. The largest request is a plan file's import (`/business-plan/import`): three cases, each with six years of
+ * assumptions, 72 months of cash inputs and actuals, four daily counts for every day of the six years, every memo and
+ * a hundred cost items, holds about 45,000. A body past the bound is refused before it is validated.
+ */
+export const REQUEST_VALUES_MAX = 100_000;
+
 /** A request body of exactly these fields: an unknown field is refused by its name. */
 export const body = <Shape extends z.core.$ZodLooseShape>(shape: Shape) => z.strictObject(shape);
 
 /**
  * The header naming a plan version: on an answer, the version the answer reflects at least (a screen read: the
  * version it was read at); on a request, a version the caller saw acknowledged, which the answer must reflect at least
- * (read-your-writes across API processes). A screen read that names one may be answered up to one batch of edits
- * behind others' writes (the API's `WorkbookCache.readVersion`); a read that names none reflects every write committed
- * before it.
+ * (read-your-writes across API processes). Either way a read reflects every write committed before it.
  */
 export const PLAN_VERSION_HEADER = 'Plan-Version';
+
+/**
+ * The header naming the plan a request is about (its `business_plan_id`), which the web sends on every plan call: a
+ * load balancer routes on it to the process that has the plan's workbook, as it cannot read a JSON body or a form.
+ */
+export const PLAN_ID_HEADER = 'X-Plan-Id';
+
+/**
+ * The header naming one write (a POST) for as long as `IDEMPOTENCY_KEY_HOURS`: the client makes a new key for each
+ * write and sends the same key again when it retries that write after no answer came (a dropped connection, a process
+ * that stopped, a 502 or 503 of a load balancer). The API applies a write under a key once: a retry answers what the
+ * first answered. Honoured for signed-in callers; a key is the caller's own.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/**
+ * The key a request's `Idempotency-Key` header names: null without one.
+ * @throws ApiError 400 naming the header when it is not 1 to 255 visible ASCII characters
+ */
+export function idempotencyKeyOf(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (!/^[\x21-\x7e]{1,255}$/.test(raw)) {
+    throw badRequest({
+      [IDEMPOTENCY_KEY_HEADER]: `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters`,
+    });
+  }
+  return raw;
+}
 
 /**
  * The version a request's `Plan-Version` header names: null without one.
