@@ -1,11 +1,11 @@
 /**
- * The proof of the plan file's bounds (engine/README.md, "Bounds"): every fixture plan, with every stored number pushed
+ * The proof of the plan file's bounds (engine/DECISIONS.md, "Bounds"): every fixture plan, with every stored number pushed
  * to the ends of its bounds, computes every figure of every read model as a finite number (or a blank), and no cell
  * of its workbook overflows.
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { calendarOf } from './layout';
+import { calendarOf } from './calendar';
 import { VIEWS } from './read/cells';
 import {
   ARPA_MAX,

@@ -7,6 +7,7 @@
 import { type CsvLanguage, csvLabel, csvWord, periodHeader, revenueHeaders, yearHeader } from './csvLabels';
 import { periodsOfYear } from './layout';
 import { monthLabel, type ViewName } from './read/cells';
+import type { GridColumn } from './read/monthly';
 import { MONEY_KEYS, RATE_KEYS } from './rows';
 import type { Currency } from './schema';
 import type { PlanWorkbook } from './workbook';
@@ -247,20 +248,26 @@ const MONTHLY_ROWS: { key: string; template?: 'saas' | 'selfserve' }[] = [
   { key: 'ending_cash_balance' },
 ];
 
-/** The monthly P&L's views in its CSV: the plan, the actual view (ACT months as entered, then the forecast), progress, difference. */
-export type MonthlyCsvView = 'estimate' | 'actual' | 'progress' | 'difference';
+/**
+ * The monthly P&L's views in its CSV: the plan, the actual view (ACT months as entered, then the forecast), progress,
+ * and the variance as the screen shows it: difference (values) or difference_rate (rates).
+ */
+export type MonthlyCsvView = 'estimate' | 'actual' | 'progress' | 'difference' | 'difference_rate';
 
-const MONTHLY_VIEWS: Record<MonthlyCsvView, ViewName> = {
+/** The engine's view of each view the monthly CSV names. */
+export const MONTHLY_VIEWS: Record<MonthlyCsvView, ViewName> = {
   estimate: 'estimate',
   actual: 'actual',
   progress: 'progress',
   difference: 'difference_value',
+  difference_rate: 'difference_rate',
 };
 
 /**
  * The monthly P&L of a case and plan year in one view: the screen's rows, the 17 columns of the year. Outside the
  * estimate a first row says which months are ACT and which EST. Progress is a percentage (actual / plan) with one
- * decimal; difference is actual less plan, in each row's own unit (rates in percentage points).
+ * decimal, and so is the difference rate (actual / plan - 1); difference is actual less plan, in each row's own unit
+ * (rates in percentage points). A figure the screen shows as a dash (its base is zero up to residue) is empty.
  */
 export function monthlyCsv(
   wb: PlanWorkbook,
@@ -268,8 +275,10 @@ export function monthlyCsv(
   year: number,
   view: MonthlyCsvView,
   lang: CsvLanguage = 'en',
+  /** The view's columns read against a plan of record (`snapshotGrid`), in place of the live plan's. */
+  compared?: GridColumn[],
 ): string {
-  const columns = wb.monthlyGrid(caseIndex, year, MONTHLY_VIEWS[view]);
+  const columns = compared ?? wb.monthlyGrid(caseIndex, year, MONTHLY_VIEWS[view]);
   const currency = wb.plan.currency;
   const template = wb.plan.template;
   const rows: CsvCell[][] = [periodHeaders(wb, year, lang)];
@@ -286,7 +295,7 @@ export function monthlyCsv(
       csvLabel(key, lang),
       ...columns.map((c) => {
         const value = c.values[key] ?? null;
-        if (view !== 'progress') return csvFigure(formatCsvNumber(key, value, currency));
+        if (view !== 'progress' && view !== 'difference_rate') return csvFigure(formatCsvNumber(key, value, currency));
         return csvFigure(value === null || !Number.isFinite(value) ? '' : `${round(value * 100, 1).toFixed(1)}%`);
       }),
     ]);

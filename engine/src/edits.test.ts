@@ -95,6 +95,30 @@ describe('edits', () => {
     expectSameAsFresh(wb);
   });
 
+  it('gives an added case the defaults of a case of the plan file, so that later edits find its lists', () => {
+    const wb = buildFixture('saas-jpy-t2d3');
+    wb.apply([
+      { type: 'addCase', case: { case_name: 'Ideal case', case_rate: 2 } },
+      {
+        type: 'costItem',
+        caseIndex: 1,
+        item: {
+          cost_id: 9,
+          item_title: 'cogs_labor',
+          item_name: 'Support',
+          price: 100_000,
+          start_year: 2026,
+          start_month: 4,
+          end_year: 2027,
+          end_month: 3,
+        },
+      },
+    ]);
+    expect(wb.plan.cases[1]?.cost_items.map((item) => item.item_name)).toEqual(['Support']);
+    expect(wb.plan.cases[1]?.comments).toEqual([]);
+    expectSameAsFresh(wb);
+  });
+
   it('adds, edits and deletes cost items', () => {
     const wb = buildFixture('saas-jpy-t2d3');
     const item = {

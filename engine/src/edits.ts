@@ -1,6 +1,8 @@
 /**
  * Edits to a plan's inputs. Each returns a new plan file; the workbook then receives the cells that changed.
  */
+
+import { planMonthAt } from './calendar';
 import { actMonths } from './compile/actual';
 import type {
   ActualInputs,
@@ -13,7 +15,7 @@ import type {
   PlanFile,
   YearKey,
 } from './schema';
-import { MAX_CASES } from './schema';
+import { caseSchema, MAX_CASES } from './schema';
 
 export type PlanEdit =
   | {
@@ -58,8 +60,8 @@ type Cases = PlanFile['cases'];
  * @throws {EditError} on `year` when the year has no ACT month, or when its last month is ACT.
  */
 export function revisionMonth(actMonths: Iterable<number>, year: number): number {
-  const first = 12 * (year - 1) + 1;
-  const last = 12 * year;
+  const first = planMonthAt(year, 1);
+  const last = planMonthAt(year, 12);
   const act = [...actMonths].filter((t) => t >= first && t <= last);
   if (act.length === 0) throw new EditError('year', `year ${year} has no actual month to revise from`);
   const latest = Math.max(...act);
@@ -141,7 +143,8 @@ function applyEdit(plan: PlanFile, edit: PlanEdit): PlanFile {
       }));
     case 'addCase':
       if (plan.cases.length >= MAX_CASES) throw new EditError('cases', `a plan has at most ${MAX_CASES} cases`);
-      return { ...plan, cases: [...plan.cases, edit.case as Cases[number]] };
+      // The case as the plan file holds it: what it leaves out takes its default (no cost items, no actuals...).
+      return { ...plan, cases: [...plan.cases, caseSchema.parse(edit.case)] };
     case 'deleteCase':
       if (plan.cases.length <= 1) throw new EditError('cases', 'a plan keeps at least one case');
       if (!plan.cases[edit.caseIndex]) throw new EditError('case', `the plan has no case ${edit.caseIndex}`);

@@ -3,10 +3,13 @@
  * and named input that formula reads (its precedents), each with where it comes from. Everything is read from the
  * plan's workbook; nothing here restates the model.
  */
+
+import { yearOf } from './calendar';
 import { ASSUMPTION_ROWS, assumptionRow, PLAN_NAMES, PLAN_SHEET, type PlanName } from './compile/assumptions';
 import { VARIANCE_BLOCKS, varianceRow } from './compile/compare';
 import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS } from './compile/dashboard';
 import type { CaseLayout, CompiledWorkbook } from './compile/index';
+import { formulaTokens, inWords, parseRef, type Token } from './explainFormula';
 import {
   ASSUMPTION_PREFIX,
   dashboardKey,
@@ -15,82 +18,30 @@ import {
   type PeriodOfYear,
   parseExplainPeriod,
 } from './explainKeys';
-import { type ExplainLanguage, ExplainWords } from './explainLabels';
-import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn, yearOf } from './layout';
-import type { ViewName } from './read/cells';
-import { COUNT_FLOW_KEYS } from './read/footing';
-import { columnName } from './read/monthly';
+import { ExplainWords } from './explainLabels';
+import { shownDashboardFigure, shownFigure } from './explainShown';
+import {
+  type CellAddress,
+  ExplainError,
+  type ExplainedCell,
+  type ExplainInput,
+  type ExplainRequest,
+  type ExplainSource,
+  type Explanation,
+} from './explainTypes';
+import { ALL_PERIODS, a1, monthColumn, periodColumn, quarterColumn, yearColumn } from './layout';
 import type { PlanWorkbook, Value } from './workbook';
 
-export type ExplainSource = 'formula' | 'assumption' | 'default' | 'actual' | 'cash input';
-export type { ExplainView } from './explainKeys';
-
-/** One figure the explained formula reads. */
-export interface ExplainInput {
-  label: string;
-  /** A period-sheet row (`mrr`), `assumption.<key>`, `plan.<name>`, `daily.<metric>` or `dashboard.<figure>`. */
-  key: string;
-  /** The plan year of the input; null for the plan's own inputs. */
-  year: number | null;
-  /** `1`..`12`, `q1`..`q4` or `cy`; null for the plan's own inputs. */
-  period: string | null;
-  value: Value;
-  source: ExplainSource;
-  /** Whether the input is itself computed, so that it has an explanation of its own. */
-  explainable: boolean;
-  /**
-   * The view the input is read in, set when it is not the view of the figure explained: the estimate read by the
-   * actual view (a forecast month, a revision), the two sides of a comparison, the months a dashboard figure reads.
-   */
-  view?: ExplainView;
-}
-
-export interface Explanation {
-  label: string;
-  value: Value;
-  /**
-   * The figure as the screens show it, when that is not `value`: a count flow of the plan, the actual view or their
-   * difference is shown as a whole number whose quarter and year add up (`read/footing.ts`), so a month of 2.62
-   * orders may show as 3 and its quarter as the sum of its shown months.
-   */
-  shown?: number;
-  /** The formula in words: "Revenue = MRR + Professional services". */
-  formula: string;
-  inputs: ExplainInput[];
-}
-
-export interface ExplainRequest {
-  caseIndex: number;
-  year: number;
-  /** `1`..`12`, `q1`..`q4` or `cy` (a dashboard figure does not depend on it). */
-  period: string;
-  key: string;
-  /** The view of a row (the plan unless said); assumptions and dashboard figures have none. */
-  view?: ExplainView;
-  language?: ExplainLanguage;
-}
-
-export interface CellAddress {
-  sheet: string;
-  row: number;
-  column: number;
-}
-
-/** An explanation and the cell it was read from, with the formula as HyperFormula holds it (for checks). */
-export interface ExplainedCell {
-  explanation: Explanation;
-  cell: CellAddress;
-  /** HyperFormula's formula of the cell; undefined for a value. */
-  expression: string | undefined;
-  /** The input read from a cell of the formula, or from one of its named expressions. */
-  inputAt: (cell: CellAddress) => ExplainInput | undefined;
-  inputNamed: (name: string) => ExplainInput | undefined;
-}
-
-/** A request explain cannot answer: an unknown key, a period that does not exist, a case the plan does not have. */
-export class ExplainError extends Error {
-  override readonly name = 'ExplainError';
-}
+export {
+  type CellAddress,
+  ExplainError,
+  type ExplainedCell,
+  type ExplainInput,
+  type ExplainRequest,
+  type ExplainSource,
+  type ExplainView,
+  type Explanation,
+} from './explainTypes';
 
 type SheetRole =
   | { kind: 'period'; layout: CaseLayout; view: ExplainView }
@@ -380,41 +331,19 @@ export function explainCell(wb: PlanWorkbook, request: ExplainRequest): Explaine
   const formula = expression
     ? `${label} = ${inWords(tokens.slice(1), render, words.phrases.blankNote)}`
     : `${label} = ${value === null ? words.phrases.blank : String(value)}`;
-  const shown = target.kind === 'row' ? shownFigure(wb, request.caseIndex, period, view, target.row, value) : undefined;
+  const shown =
+    target.kind === 'row'
+      ? shownFigure(wb, request.caseIndex, period, view, target.row, value)
+      : target.kind === 'dashboard' || target.kind === 'dashboardScalar'
+        ? shownDashboardFigure(wb, request.caseIndex, target, value)
+        : {};
   return {
-    explanation: { label, value, ...(shown !== undefined ? { shown } : {}), formula, inputs },
+    explanation: { label, value, ...shown, formula, inputs },
     cell,
     expression,
     inputAt: (c) => byCell.get(cellKey(c)),
     inputNamed: (name) => byName.get(name),
   };
-}
-
-/** The grid views whose count flows the screens show footed, by the view a figure is explained in. */
-const FOOTED_VIEWS: Partial<Record<ExplainView, ViewName>> = {
-  estimate: 'estimate',
-  actual: 'actual',
-  difference_value: 'difference_value',
-};
-
-/**
- * A row's figure as the monthly grid shows it (`monthlyGrid`), when that differs from the workbook's value: only
- * count flows, which it foots; undefined otherwise.
- */
-function shownFigure(
-  wb: PlanWorkbook,
-  caseIndex: number,
-  period: PeriodOfYear,
-  view: ExplainView,
-  row: string,
-  value: Value,
-) {
-  const gridView = FOOTED_VIEWS[view];
-  if (!gridView || !COUNT_FLOW_KEYS.includes(row) || typeof value !== 'number') return undefined;
-  const name = columnName(period);
-  const column = wb.monthlyGrid(caseIndex, period.year, gridView).find((c) => c.column === name);
-  const shown = column?.values[row];
-  return typeof shown === 'number' && shown !== value ? shown : undefined;
 }
 
 /** Whether the plan stores the monthly input of a path (`0/cash/5/other`, `1/actuals/3/cogs`). */
@@ -424,119 +353,4 @@ function storedInput(wb: PlanWorkbook, path: string): boolean {
   if (!c || !key || !t) return false;
   const record = (group === 'cash' ? c.cash[t] : c.actuals[t]) as Record<string, unknown> | undefined;
   return record?.[key] !== undefined;
-}
-
-export interface Token {
-  kind: 'string' | 'ref' | 'function' | 'number' | 'name' | 'op' | 'space';
-  text: string;
-}
-
-const TOKEN_PATTERNS: [Token['kind'], RegExp][] = [
-  ['space', /\s+/y],
-  ['string', /"(?:[^"]|"")*"/y],
-  ['ref', /(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_.]+)!)?\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?(?![A-Za-z0-9_(])/y],
-  ['function', /[A-Za-z][A-Za-z0-9.]*(?=\()/y],
-  ['number', /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y],
-  ['name', /[A-Za-z_][A-Za-z0-9_.]*/y],
-  ['op', /<=|>=|<>|[-+*/^&=<>(),;:{}%]/y],
-];
-
-/** The tokens of a formula (its leading "=" is the first token). */
-export function formulaTokens(formula: string): Token[] {
-  const tokens: Token[] = [];
-  let at = 0;
-  outer: while (at < formula.length) {
-    for (const [kind, pattern] of TOKEN_PATTERNS) {
-      pattern.lastIndex = at;
-      const m = pattern.exec(formula);
-      if (m && m[0].length > 0) {
-        if (kind !== 'space') tokens.push({ kind, text: m[0] });
-        at += m[0].length;
-        continue outer;
-      }
-    }
-    throw new ExplainError(`cannot read the formula ${formula}`);
-  }
-  return tokens;
-}
-
-const letterIndex = (letters: string) => [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
-
-/** The first and last cell of a reference token (the same cell for a single reference). */
-export function parseRef(text: string, defaultSheet: string): { start: CellAddress; end: CellAddress } {
-  const bang = text.lastIndexOf('!');
-  const sheet =
-    bang < 0
-      ? defaultSheet
-      : text
-          .slice(0, bang)
-          .replace(/^'(.*)'$/, '$1')
-          .replace(/''/g, "'");
-  const [from, to] = text.slice(bang + 1).split(':');
-  const address = (a: string): CellAddress => {
-    const m = /^\$?([A-Z]+)\$?(\d+)$/.exec(a);
-    if (!m) throw new ExplainError(`cannot read the reference ${text}`);
-    return { sheet, row: Number(m[2]) - 1, column: letterIndex(m[1] ?? 'A') };
-  };
-  const start = address(from ?? '');
-  return { start, end: to ? address(to) : start };
-}
-
-const OPERATOR_WORDS: Record<string, string> = { '*': '×', '/': '÷', '<=': '≤', '>=': '≥', '<>': '≠' };
-
-/**
- * The tokens (without the leading "=") in words. A ratio the workbook leaves blank when it cannot be computed
- * (`IFERROR(x,"")`, or the same behind a test for blank parts) reads as its ratio and a note.
- */
-function inWords(tokens: Token[], render: (token: Token) => string, blankNote: string): string {
-  const guarded = unguard(tokens);
-  const body = guarded ?? tokens;
-  let out = '';
-  let previous: Token | undefined;
-  for (const token of body) {
-    if (token.kind === 'op') {
-      const unary =
-        (token.text === '-' || token.text === '+') && (!previous || (previous.kind === 'op' && previous.text !== ')'));
-      if (token.text === '(' || token.text === ')') out += token.text;
-      else if (token.text === ',' || token.text === ';') out += ', ';
-      else if (token.text === ':') out += '…';
-      else if (unary) out += token.text;
-      else out += ` ${OPERATOR_WORDS[token.text] ?? token.text} `;
-    } else out += render(token);
-    previous = token;
-  }
-  return guarded ? `${out}${blankNote}` : out;
-}
-
-/** The ratio inside `IFERROR(x,"")` or `IF(OR(...),"",IFERROR(x,""))`, or undefined. */
-function unguard(tokens: Token[]): Token[] | undefined {
-  const call = (from: number, name: string): Token[][] | undefined => {
-    if (tokens[from]?.text.toUpperCase() !== name || tokens[from + 1]?.text !== '(') return undefined;
-    const args: Token[][] = [[]];
-    let depth = 0;
-    for (let i = from + 2; i < tokens.length; i++) {
-      const t = tokens[i] as Token;
-      if (t.kind === 'op' && t.text === '(') depth++;
-      if (t.kind === 'op' && t.text === ')') {
-        if (depth === 0) return i === tokens.length - 1 ? args : undefined;
-        depth--;
-      }
-      if (depth === 0 && t.kind === 'op' && t.text === ',') args.push([]);
-      else args.at(-1)?.push(t);
-    }
-    return undefined;
-  };
-  const blank = (arg: Token[] | undefined) => arg?.length === 1 && arg[0]?.text === '""';
-  const iferror = call(0, 'IFERROR');
-  if (iferror?.length === 2 && blank(iferror[1])) return iferror[0];
-  const guardedIf = call(0, 'IF');
-  if (guardedIf?.length === 3 && blank(guardedIf[1])) {
-    const inner = guardedIf[2] ?? [];
-    if (inner[0]?.text.toUpperCase() === 'IFERROR') {
-      const last = inner.at(-1);
-      const innerArgs = last?.text === ')' && inner.at(-2)?.text === '""' && inner.at(-3)?.text === ',';
-      if (innerArgs) return inner.slice(2, -3);
-    }
-  }
-  return undefined;
 }

@@ -2,6 +2,8 @@
  * What a number's explanation may be asked of, without the workbook (light: the contract and the web use it): the keys
  * (a row of the period sheets, a field of the annual P&L, or a per-year assumption) and the periods.
  */
+
+import { planMonthAt } from './calendar';
 import { ASSUMPTION_ROWS, type AssumptionKey } from './compile/assumptions';
 import { DASHBOARD_COLUMNS, DASHBOARD_SCALARS, type DashboardColumn, type DashboardScalar } from './compile/dashboard';
 import { ROWS } from './rows';
@@ -114,7 +116,7 @@ export function parseExplainPeriod(year: number, text: string): PeriodOfYear | u
   if (q) return { kind: 'quarter', year, quarter: Number(q[1]) };
   if (/^([1-9]|1[0-2])$/.test(text)) {
     const month = Number(text);
-    return { kind: 'month', year, month, t: 12 * (year - 1) + month };
+    return { kind: 'month', year, month, t: planMonthAt(year, month) };
   }
   return undefined;
 }

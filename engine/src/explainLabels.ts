@@ -2,11 +2,12 @@
  * The words of an explanation in the interface languages: the names of the rows, assumptions and plan inputs (in
  * English the workbook's own row labels), the periods, and the spreadsheet functions a formula is written with.
  */
+
+import { calendarOf, planMonthAt } from './calendar';
 import { ASSUMPTION_ROWS, type PlanName } from './compile/assumptions';
 import type { DashboardColumn, DashboardScalar } from './compile/dashboard';
 import type { ExplainView } from './explainKeys';
 import { JA_ROW_LABELS, LANGUAGES, type Language } from './labels';
-import { calendarOf } from './layout';
 import { rowsFor } from './rows';
 import type { Template } from './schema';
 
@@ -257,7 +258,7 @@ export class ExplainWords {
   /** A period's short name: "Apr 2026" / "2026年4月", "Y1 Q2" / "1年目 Q2", "Y1" / "1年目". */
   period(year: number, period: string): string {
     if (/^\d+$/.test(period)) {
-      const c = calendarOf(this.start.year, this.start.month, 12 * (year - 1) + Number(period));
+      const c = calendarOf(this.start.year, this.start.month, planMonthAt(year, Number(period)));
       if (this.language === 'ja') return `${c.year}年${c.month}月`;
       return `${MONTHS[c.month - 1]} ${c.year}`;
     }

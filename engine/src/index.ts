@@ -1,75 +1,56 @@
 /**
  * @topline/engine: a business plan's inputs in, one HyperFormula workbook out, and the read models and exports of
  * that workbook. Pure TypeScript with no I/O: the same code runs in Node and in the browser.
+ *
+ * What other packages may use, by entry point (package.json `exports`):
+ * - `@topline/engine`: this file, the workbook (HyperFormula) and everything the lighter entry points list;
+ * - `@topline/engine/schema`, `/calendar`, `/shapes`, `/labels`: the plan file, plan and calendar months, the
+ *   answers' shapes and the rows' names, none of which reaches HyperFormula, so the contract and the browser's first
+ *   bundle may take them by value;
+ * - `@topline/engine/export`: the XLSX and Google Sheets exports (ExcelJS), for the API.
  */
-export type { CaseLayout, CompiledWorkbook } from './compile';
-export { costGroupOf } from './compile/costs';
-export { csvFileName, formatCsvNumber, kpiCsv, type MonthlyCsvView, monthlyCsv, plCsv, revenueCsv } from './csv';
+
+export * from './calendar';
+export { comparisonCsv } from './comparisonCsv';
+export { type CaseLayout, type CompiledWorkbook, compilePlan } from './compile';
+export {
+  csvFileName,
+  formatCsvNumber,
+  kpiCsv,
+  MONTHLY_VIEWS,
+  type MonthlyCsvView,
+  monthlyCsv,
+  plCsv,
+  revenueCsv,
+} from './csv';
 export { type CsvLanguage, csvLanguage } from './csvLabels';
-export { EditError, type PlanEdit, revisionMonth } from './edits';
+export { applyEdits, EditError, type PlanEdit, revisionMonth } from './edits';
 export {
   ExplainError,
   type ExplainInput,
   type ExplainRequest,
   type ExplainSource,
-  type ExplainView,
   type Explanation,
   explain,
 } from './explain';
-export { EXPLAIN_KEYS, EXPLAIN_PERIODS, EXPLAIN_VIEWS, explainTarget } from './explainKeys';
 export { EXPLAIN_LANGUAGES, type ExplainLanguage } from './explainLabels';
-export {
-  ALL_PERIODS,
-  calendarOf,
-  monthColumn,
-  type Period,
-  periodsOfYear,
-  planMonthOf,
-  quarterColumn,
-  yearColumn,
-  yearOf,
-} from './layout';
+export * from './labels';
+export { ALL_PERIODS, a1, monthColumn, type Period, periodsOfYear, quarterColumn, yearColumn } from './layout';
 export type { ApplyResult, ReadModelName } from './patch';
-export { type AssumptionValues, assumptions, assumptionValuesSchema } from './read/assumptions';
+export { assumptions } from './read/assumptions';
+export { caseComparison } from './read/caseComparison';
+export { estimateMonths } from './read/monthly';
+export { snapshotCompared } from './read/snapshotComparison';
+export { explainAgainstSnapshot } from './read/snapshotExplain';
 export {
-  type Broken,
-  brokenSchema,
-  type NumberRecord,
-  numberRecordSchema,
-  type SpecRow,
-  specRowSchema,
-  VIEWS,
-  type ViewName,
-} from './read/cells';
-export {
-  type CostGroupYear,
-  type CostItemYear,
-  type CostYear,
-  costGroupYearSchema,
-  costItemYearSchema,
-  costYearSchema,
-} from './read/costs';
-export {
-  DASHBOARD_METRICS,
-  type Dashboard,
-  type DashboardSeries,
-  dashboardSchema,
-  dashboardSeriesSchema,
-} from './read/dashboard';
-export { type KpiYear, kpiMonthSchema, kpiQuarterSchema, kpiRecordSchema, kpiYearSchema } from './read/kpi';
-export {
-  estimateMonths,
-  type GridColumn,
-  gridColumnSchema,
-  type MonthlyPlYear,
-  type MonthType,
-  monthlyPlYearSchema,
-  monthTypeSchema,
-  type ViewRecords,
-  viewRecordsSchema,
-} from './read/monthly';
-export { type PlYearRow, plYearRowSchema } from './read/pl';
-export { type RevenueYear, revenueMonthSchema, revenueYearSchema } from './read/revenue';
+  againstSnapshot,
+  type PlanOfRecord,
+  snapshotCaseIndex,
+  snapshotGrid,
+  snapshotMismatch,
+} from './read/snapshotVariance';
+export { revisionPreview } from './revise';
 export { MONEY_KEYS, RATE_KEYS, recordKeys } from './rows';
 export * from './schema';
+export * from './shapes';
 export { type BrokenCell, FormulaError, HYPERFORMULA_CONFIG, PlanWorkbook, type Value } from './workbook';

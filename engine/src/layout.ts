@@ -3,7 +3,8 @@
  * holds the row labels, then each plan year takes 17 columns, M1 M2 M3 Q1 M4 M5 M6 Q2 M7 M8 M9 Q3 M10 M11 M12 Q4 CY
  * (MODEL.md section 4), six years side by side.
  */
-import { PLAN_MONTHS, PLAN_YEARS } from './schema';
+import { monthsOfYear, monthWithinYear, planMonthAt, yearOf } from './calendar';
+import { PLAN_YEARS } from './schema';
 
 export const COLUMNS_PER_YEAR = 17;
 export const PERIOD_COLUMNS = COLUMNS_PER_YEAR * PLAN_YEARS;
@@ -18,20 +19,8 @@ export type Period =
 /** Offsets of the 17 columns within a year: 12 months, 4 quarters, then CY. */
 const OFFSET_OF_MONTH = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14];
 
-export function yearOf(t: number): number {
-  return Math.ceil(t / 12);
-}
-
-export function monthWithinYear(t: number): number {
-  return t - 12 * (yearOf(t) - 1);
-}
-
-export function monthsOfYear(year: number): number[] {
-  return Array.from({ length: 12 }, (_, i) => 12 * (year - 1) + i + 1);
-}
-
 export function monthsOfQuarter(year: number, quarter: number): number[] {
-  return [1, 2, 3].map((i) => 12 * (year - 1) + 3 * (quarter - 1) + i);
+  return [1, 2, 3].map((i) => planMonthAt(year, 3 * (quarter - 1) + i));
 }
 
 export function monthColumn(t: number): number {
@@ -101,19 +90,4 @@ export function a1(row: number, column: number, sheet?: string, absolute = false
   const d = absolute ? '$' : '';
   const ref = `${d}${columnLetter(column)}${d}${row + 1}`;
   return sheet ? `${sheet}!${ref}` : ref;
-}
-
-/** Calendar year and month (1..12) of plan month t (MODEL.md section 1). */
-export function calendarOf(startYear: number, startMonth: number, t: number): { year: number; month: number } {
-  const n = startMonth - 1 + t - 1;
-  return { year: startYear + Math.floor(n / 12), month: (n % 12) + 1 };
-}
-
-/** Plan month index of a calendar month; may fall outside 1..72. */
-export function planMonthOf(startYear: number, startMonth: number, year: number, month: number): number {
-  return (year - startYear) * 12 + month - startMonth + 1;
-}
-
-export function isPlanMonth(t: number): boolean {
-  return Number.isInteger(t) && t >= 1 && t <= PLAN_MONTHS;
 }

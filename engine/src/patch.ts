@@ -4,7 +4,8 @@
  * case's Assumptions sheet, and a monthly value that only moves from one number to another (a cash item, an actual
  * of an ACT month) is written straight into the cells the compiler recorded for it.
  */
-import { ExportedCellChange, type ExportedChange, type HyperFormula, type RawCellContent } from 'hyperformula';
+import type { HyperFormula, RawCellContent } from 'hyperformula';
+import { changedModels, ESTIMATE_MODELS } from './changedModels';
 import {
   type CompiledWorkbook,
   type CompileOptions,
@@ -16,30 +17,20 @@ import {
 } from './compile';
 import { compileAssumptions } from './compile/assumptions';
 import { applyEdits, type PlanEdit } from './edits';
-import { type PlanFile, parsePlanFile, type YearKey } from './schema';
+import type { ApplyResult, WorkbookState } from './patchTypes';
+import { editedCases, editsBetween, isAssumptionEdit, sameData, sameSettings } from './planDiff';
+import {
+  actMonthsAdded,
+  differingCells,
+  monthsTurningAct,
+  REBUILD_MONTHS,
+  REBUILD_SHARE,
+  rebuiltCases,
+  totalCells,
+} from './rebuildRule';
+import { type PlanFile, parsePlanFile } from './schema';
 
-/** The read models an edit can change; the API and the web refetch only these. */
-export type ReadModelName = 'pl' | 'kpi' | 'revenue' | 'cost' | 'monthly' | 'dashboard' | 'home' | 'plan';
-
-export interface ApplyResult {
-  /** Read models whose numbers changed, per case index. */
-  changed: { caseIndex: number; models: ReadModelName[] }[];
-  /** Number of cells the workbook received. */
-  cells: number;
-  /**
-   * What was compiled again: nothing (input cells written directly), one Assumptions sheet, the edited cases' sheets,
-   * or the whole plan.
-   */
-  recompiled: 'none' | 'assumptions' | 'cases' | 'plan';
-  /** The workbook was built afresh from the compiled sheets rather than patched (edits that change much). */
-  rebuilt?: boolean;
-}
-
-/** A workbook as it stands: what HyperFormula holds was compiled as `compiled` from `plan`. */
-export interface WorkbookState {
-  compiled: CompiledWorkbook;
-  plan: PlanFile;
-}
+export type { ApplyResult, ReadModelName, WorkbookState } from './patchTypes';
 
 /** An input cell to write and its new number. */
 type LiteralWrite = { cell: InputCell; value: number };
@@ -114,80 +105,6 @@ export function patchToPlan(
 }
 
 /**
- * The edits that take `plan` to `next` when the two differ only in the cases' assumptions of a year, their cash items
- * and the entered values of months that are ACT in `next`; undefined when anything else differs (the plan's settings,
- * its cases' other inputs, a month's actuals removed or reversed).
- */
-function editsBetween(plan: PlanFile, next: PlanFile): PlanEdit[] | undefined {
-  if (!sameSettings(plan, next)) return undefined;
-  const edits: PlanEdit[] = [];
-  for (const [caseIndex, now] of next.cases.entries()) {
-    const was = plan.cases[caseIndex];
-    if (!was) return undefined;
-    const { years: wasYears, cash: wasCash, actuals: wasActuals, ...wasRest } = was;
-    const { years: nowYears, cash: nowCash, actuals: nowActuals, ...nowRest } = now;
-    if (!sameData(wasRest, nowRest)) return undefined;
-    for (const [year, values] of changedEntries(wasYears, nowYears)) {
-      for (const [key, value] of Object.entries(values)) {
-        edits.push({ type: 'year', caseIndex, year: Number(year), key: key as YearKey, value });
-      }
-    }
-    for (const [month, values] of changedEntries(wasCash, nowCash)) {
-      edits.push({ type: 'cash', caseIndex, month: Number(month), values });
-    }
-    for (const [month, values] of changedEntries(wasActuals, nowActuals)) {
-      if (nowActuals[month]?.status !== 'ACT') return undefined;
-      const { status: _, ...entered } = values;
-      edits.push({ type: 'actual', caseIndex, month: Number(month), values: entered });
-    }
-  }
-  return edits;
-}
-
-/** Whether two plans have the same settings (everything but their cases) and as many cases. */
-function sameSettings(plan: PlanFile, next: PlanFile): boolean {
-  const { cases: wasCases, ...wasSettings } = plan;
-  const { cases: nowCases, ...nowSettings } = next;
-  return wasCases.length === nowCases.length && sameData(wasSettings, nowSettings);
-}
-
-/**
- * Whether two pieces of plan data (numbers, text, arrays, plain objects) are equal, whatever the order of object keys;
- * a key that holds undefined counts as absent, as in JSON. (The engine also runs in the browser: no `node:util`.)
- */
-function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
-  return (
-    keys.length === Object.keys(y).filter((k) => y[k] !== undefined).length && keys.every((k) => sameData(x[k], y[k]))
-  );
-}
-
-/** Per entry (a year, a month) that differs, its values that differ: the new one, or null where it was removed. */
-function changedEntries<T extends Record<string, unknown>>(
-  was: Record<string, T>,
-  now: Record<string, T>,
-): [string, { [K in keyof T]?: T[K] | null }][] {
-  const out: [string, { [K in keyof T]?: T[K] | null }][] = [];
-  for (const entry of new Set([...Object.keys(was), ...Object.keys(now)])) {
-    const before: Record<string, unknown> = was[entry] ?? {};
-    const after: Record<string, unknown> = now[entry] ?? {};
-    const values: Record<string, unknown> = {};
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      if (!sameData(before[key], after[key])) values[key] = after[key] ?? null;
-    }
-    if (Object.keys(values).length > 0) out.push([entry, values as { [K in keyof T]?: T[K] | null }]);
-  }
-  return out;
-}
-
-/**
  * Hands HyperFormula a new compile of the plan: the caller builds it afresh (`rebuild`), or the names and the cells
  * that differ are written in one batch. `edits` say which entered values to compare for the read models; 'all'
  * compares every case's.
@@ -237,76 +154,6 @@ function patchCompiled(
     state: after,
     result: { changed: changedModels(hf, changes, state, after, edits), cells, recompiled },
   };
-}
-
-/**
- * Above this share of the workbook's cells differing, edits rebuild HyperFormula rather than patch it: writing a cell
- * into a built workbook costs several times what a fresh build spends on it (bench/import.ts).
- */
-const REBUILD_SHARE = 0.1;
-
-/** The cases whose sheets a compile changed (every case when the Plan sheet or the names changed). */
-function rebuiltCases(before: CompiledWorkbook, after: CompiledWorkbook): number[] {
-  const planChanged =
-    before.sheets.Plan !== after.sheets.Plan || JSON.stringify(before.names) !== JSON.stringify(after.names);
-  return after.cases
-    .filter((c) => {
-      if (planChanged) return true;
-      const was = before.cases[c.index];
-      const names = new Set([...Object.values(c.sheets), ...Object.values(was?.sheets ?? {})]);
-      return [...names].some((n) => n !== undefined && before.sheets[n] !== after.sheets[n]);
-    })
-    .map((c) => c.index);
-}
-
-/** Months turning ACT at once from which edits rebuild without comparing the compiles (a month of actuals each). */
-const REBUILD_MONTHS = 6;
-
-/** How many (case, month) pairs the edits save actuals for that are not ACT yet. */
-function monthsTurningAct(before: CompiledWorkbook, edits: PlanEdit[]): number {
-  const turning = new Set<string>();
-  for (const e of edits) {
-    if (e.type === 'actual' && !before.cases[e.caseIndex]?.act.includes(e.month))
-      turning.add(`${e.caseIndex}/${e.month}`);
-  }
-  return turning.size;
-}
-
-/** How many (case, month) pairs are ACT in `after` and were not in `before` (cases by index). */
-function actMonthsAdded(before: CompiledWorkbook, after: CompiledWorkbook): number {
-  let n = 0;
-  for (const layout of after.cases) {
-    const was = new Set(before.cases[layout.index]?.act ?? []);
-    n += layout.act.filter((month) => !was.has(month)).length;
-  }
-  return n;
-}
-
-function totalCells(compiled: CompiledWorkbook): number {
-  let n = 0;
-  for (const grid of Object.values(compiled.sheets)) for (const row of grid) n += row.length;
-  return n;
-}
-
-/**
- * How many cells of the sheets both compiles hold differ: the cells a patch writes one by one. A sheet added is set
- * whole, at about the cost a build spends on it, and does not count.
- */
-function differingCells(before: CompiledWorkbook, after: CompiledWorkbook): number {
-  let n = 0;
-  for (const [name, grid] of Object.entries(after.sheets)) {
-    const old = before.sheets[name];
-    if (!old || old === grid) continue;
-    const rows = Math.max(old.length, grid.length);
-    for (let r = 0; r < rows; r++) {
-      const a = old[r] ?? [];
-      const b = grid[r] ?? [];
-      if (a === b) continue;
-      const columns = Math.max(a.length, b.length);
-      for (let c = 0; c < columns; c++) if ((a[c] ?? null) !== (b[c] ?? null)) n++;
-    }
-  }
-  return n;
 }
 
 /**
@@ -426,68 +273,3 @@ function patchSheet(hf: HyperFormula, name: string, before: Grid, after: Grid): 
   }
   return cells;
 }
-
-/** Which read models of which case see a changed value, from HyperFormula's list of changed cells. */
-function changedModels(
-  hf: HyperFormula,
-  changes: ExportedChange[],
-  previous: WorkbookState,
-  next: WorkbookState,
-  edits: PlanEdit[] | 'all',
-): ApplyResult['changed'] {
-  const sheetIds = new Set<number>();
-  for (const change of changes) if (change instanceof ExportedCellChange) sheetIds.add(change.address.sheet);
-  const changedSheets = new Set<string>();
-  for (const id of sheetIds) {
-    const name = hf.getSheetName(id);
-    if (name) changedSheets.add(name);
-  }
-  // Comments have no cells, and the monthly and dashboard answers also carry the entered actuals: the edits say
-  // which of them to compare. Adding or deleting a case moves every case after it, so then all are compared.
-  const moved = edits === 'all' || edits.some((e) => e.type === 'addCase' || e.type === 'deleteCase');
-  return next.compiled.cases
-    .map((layout) => {
-      const models = new Set<ReadModelName>();
-      const s = layout.sheets;
-      const hit = (...names: (string | undefined)[]) => names.some((n) => n !== undefined && changedSheets.has(n));
-      if (hit(s.assumptions, s.estimate)) for (const m of ESTIMATE_MODELS) models.add(m);
-      if (hit(s.actual, s.actualToDate, s.estimateToDate, s.variance)) models.add('monthly').add('dashboard');
-      if (hit(s.costs)) models.add('cost');
-      if (hit(s.daily)) models.add('home').add('monthly');
-      if (hit(s.dashboard)) models.add('dashboard');
-      const was = previous.plan.cases[layout.index];
-      const now = next.plan.cases[layout.index];
-      if (!previous.compiled.cases[layout.index] || was?.case_name !== now?.case_name) models.add('plan');
-      const ofCase = edits === 'all' ? [] : edits.filter((e) => 'caseIndex' in e && e.caseIndex === layout.index);
-      const commented = moved || ofCase.some((e) => e.type === 'comment');
-      if (commented && !sameData(was?.comments, now?.comments)) models.add('monthly');
-      const months = moved
-        ? undefined
-        : ofCase.flatMap((e) => (e.type === 'actual' || e.type === 'reverse' ? [String(e.month)] : []));
-      const actualsMoved = months
-        ? months.some((t) => !sameData(was?.actuals[t], now?.actuals[t]))
-        : !sameData(was?.actuals, now?.actuals);
-      if (actualsMoved) models.add('monthly').add('dashboard');
-      return { caseIndex: layout.index, models: [...models] };
-    })
-    .filter((c) => c.models.length > 0);
-}
-
-/**
- * The cases whose inputs the edits change, when each edit stays within one case; undefined when any edit changes the
- * plan itself or its list of cases (which renumbers their sheets).
- */
-function editedCases(edits: PlanEdit[]): Set<number> | undefined {
-  const cases = new Set<number>();
-  for (const edit of edits) {
-    if (edit.type === 'plan' || edit.type === 'addCase' || edit.type === 'deleteCase') return undefined;
-    cases.add(edit.caseIndex);
-  }
-  return cases;
-}
-
-function isAssumptionEdit(edit: PlanEdit): boolean {
-  return edit.type === 'year' || edit.type === 'caseRate' || edit.type === 'model';
-}
-
-const ESTIMATE_MODELS: ReadModelName[] = ['pl', 'kpi', 'revenue', 'cost', 'monthly', 'dashboard', 'home'];

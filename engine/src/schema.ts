@@ -4,12 +4,67 @@
  * years are plan years 1..6, and anything left out takes its default (MODEL.md section 2).
  */
 import { z } from 'zod';
+import {
+  ARPA_MAX,
+  arpaSchema,
+  arrSchema,
+  MONEY_MAX,
+  monthNumber,
+  multipleSchema,
+  PLAN_MONTHS,
+  PLAN_YEARS,
+  textSchema,
+  yearNumber,
+} from './bounds';
+import {
+  actualInputsSchema,
+  cashInputsSchema,
+  colorSetSchema,
+  commentSchema,
+  costItemSchema,
+  dailyInputsSchema,
+  revisionSchema,
+  yearInputsSchema,
+} from './caseInputs';
+
+export {
+  ARPA_MAX,
+  ARPA_MIN,
+  ARR_MIN,
+  arpaSchema,
+  arrSchema,
+  CHURN_RATE_MAX,
+  COST_RATE_MAX,
+  COUNT_MAX,
+  churnRateSchema,
+  costRateSchema,
+  countSchema,
+  FUNNEL_RATE_MAX,
+  FUNNEL_RATE_MIN,
+  funnelRateSchema,
+  HEADCOUNT_MAX,
+  headcountSchema,
+  isStorableText,
+  MONEY_MAX,
+  MONEY_MIN,
+  MULTIPLE_MAX,
+  MULTIPLE_MIN,
+  moneySchema,
+  multipleSchema,
+  PLAN_MONTHS,
+  PLAN_YEARS,
+  priceSchema,
+  RATE_MIN,
+  UPSELLING_RATE_MAX,
+  UPSELLING_RATE_MIN,
+  upsellingRateSchema,
+} from './bounds';
+export * from './caseInputs';
+export * from './signs';
 
 export const TEMPLATES = ['saas', 'selfserve'] as const;
 export const CURRENCIES = ['JPY', 'USD'] as const;
 export const MODEL_NAMES = ['t2d3', 'sansan', 'freee', 'salesforce', 'wix', 'okta', 'workday', 'custom'] as const;
-export const PLAN_YEARS = 6;
-export const PLAN_MONTHS = 72;
 export const MAX_CASES = 3;
 
 /** Growth templates: the multiples m1..m5 of MODEL.md section 2. */
@@ -26,214 +81,6 @@ export const GROWTH_TEMPLATES: Record<Exclude<ModelName, 'custom'>, readonly num
 export type Template = (typeof TEMPLATES)[number];
 export type Currency = (typeof CURRENCIES)[number];
 export type ModelName = (typeof MODEL_NAMES)[number];
-
-/**
- * Bounds of every stored number (engine/README.md, "Bounds of the stored numbers"). They are wide enough for any
- * start-up's plan and narrow enough that every figure the workbook derives from them stays a finite number: every
- * stored number has a largest size and, unless it is zero, a smallest one. Counts are whole and amounts are zero or at
- * least a cent, so that differences of entered figures are zero or of a size the ratios can divide by. The contract's
- * request schemas reuse these constants and field schemas.
- */
-/** The largest amount of money, in the plan's currency, either way (1,000,000,000,000). */
-export const MONEY_MAX = 1e12;
-/** The smallest amount other than zero: a cent. Amounts are zero or at least this in size. */
-export const MONEY_MIN = 0.01;
-/** The smallest target ARR (the plan's and a year's override). */
-export const ARR_MIN = MONEY_MIN;
-/** Monthly revenue per account: at least a cent, at most 1,000,000,000. */
-export const ARPA_MIN = MONEY_MIN;
-export const ARPA_MAX = 1e9;
-/** Counts of a month or a day (sessions, leads, meetings, registrations, orders, churned customers): whole numbers. */
-export const COUNT_MAX = 1e9;
-/** Head count (an override of the plan's, or an actual): a whole number. */
-export const HEADCOUNT_MAX = 1_000_000;
-/** The smallest rate other than zero: 0.01%. Rates that may be zero are zero or at least this. */
-export const RATE_MIN = 0.0001;
-/** Funnel conversion rates and the recurring share of revenue: from 0.01% to 100%. */
-export const FUNNEL_RATE_MIN = RATE_MIN;
-export const FUNNEL_RATE_MAX = 1;
-/** Cost budgets as a share of revenue (COGS, S&M, R&D, G&A): 0, or from 0.01% to 1000%. */
-export const COST_RATE_MAX = 10;
-/** The monthly churn rate: 0, or from 0.01% to 100%. */
-export const CHURN_RATE_MAX = 1;
-/** The upselling step of ARPA within a year: from -99% to +1000%. */
-export const UPSELLING_RATE_MIN = -0.99;
-export const UPSELLING_RATE_MAX = 10;
-/** The case rate and the growth multiples m1..m5: from 0.01 to 100 times. */
-export const MULTIPLE_MIN = 0.01;
-export const MULTIPLE_MAX = 100;
-
-/** An amount of money in the plan's currency: within ±MONEY_MAX, zero or at least MONEY_MIN in size. */
-export const moneySchema = z
-  .number()
-  .min(-MONEY_MAX)
-  .max(MONEY_MAX)
-  .refine((n) => n === 0 || Math.abs(n) >= MONEY_MIN, {
-    message: `must be 0 or at least ${MONEY_MIN} in size`,
-  });
-/** A price or other amount that cannot be negative. */
-export const priceSchema = moneySchema.refine((n) => n >= 0, { message: 'must not be negative' });
-/** A target ARR: from ARR_MIN to MONEY_MAX. */
-export const arrSchema = z.number().min(ARR_MIN).max(MONEY_MAX);
-/** A monthly ARPA: from ARPA_MIN to ARPA_MAX. */
-export const arpaSchema = z.number().min(ARPA_MIN).max(ARPA_MAX);
-/** A count of a month or a day: a whole number from 0 to COUNT_MAX. */
-export const countSchema = z.number().int().min(0).max(COUNT_MAX);
-/** A head count: a whole number from 0 to HEADCOUNT_MAX. */
-export const headcountSchema = z.number().int().min(0).max(HEADCOUNT_MAX);
-/** A funnel conversion rate or the recurring share of revenue, as a fraction. */
-export const funnelRateSchema = z.number().min(FUNNEL_RATE_MIN).max(FUNNEL_RATE_MAX);
-const zeroOrAtLeast = (min: number) => (n: number) => n === 0 || n >= min;
-/** A cost budget as a share of revenue, as a fraction. */
-export const costRateSchema = z
-  .number()
-  .min(0)
-  .max(COST_RATE_MAX)
-  .refine(zeroOrAtLeast(RATE_MIN), { message: `must be 0 or at least ${RATE_MIN}` });
-/** A monthly churn rate, as a fraction. */
-export const churnRateSchema = z
-  .number()
-  .min(0)
-  .max(CHURN_RATE_MAX)
-  .refine(zeroOrAtLeast(RATE_MIN), { message: `must be 0 or at least ${RATE_MIN}` });
-/** An upselling step of ARPA, as a fraction. */
-export const upsellingRateSchema = z.number().min(UPSELLING_RATE_MIN).max(UPSELLING_RATE_MAX);
-/** A case rate or a growth multiple. */
-export const multipleSchema = z.number().min(MULTIPLE_MIN).max(MULTIPLE_MAX);
-
-/** Per-year assumptions a user may set for one case (MODEL.md section 2); unset keys take their defaults. */
-export const yearInputsSchema = z
-  .object({
-    arr: arrSchema,
-    arpa: arpaSchema,
-    upselling_rate: upsellingRateSchema,
-    upselling_month: z.number().int().min(1).max(12),
-    churn_rate: churnRateSchema,
-    lead_rate: funnelRateSchema,
-    meeting_rate: funnelRateSchema,
-    order_rate: funnelRateSchema,
-    registration_rate: funnelRateSchema,
-    billing_rate: funnelRateSchema,
-    recurring_revenue_rate: funnelRateSchema,
-    cogs_rate: costRateSchema,
-    sm_rate: costRateSchema,
-    rd_rate: costRateSchema,
-    ga_rate: costRateSchema,
-    employees: headcountSchema,
-  })
-  .partial()
-  .strict();
-export type YearInputs = z.infer<typeof yearInputsSchema>;
-export type YearKey = keyof YearInputs;
-export const YEAR_KEYS = Object.keys(yearInputsSchema.shape) as YearKey[];
-
-/** Cash-flow items of one month (MODEL.md section 2); beginning_cash_balance replaces the chain where set. */
-export const cashInputsSchema = z
-  .object({
-    beginning_cash_balance: moneySchema,
-    equity_raised: moneySchema,
-    debt_raised: moneySchema,
-    debt_payment: moneySchema,
-    other: moneySchema,
-  })
-  .partial()
-  .strict();
-export type CashInputs = z.infer<typeof cashInputsSchema>;
-export const CASH_KEYS = Object.keys(cashInputsSchema.shape) as (keyof CashInputs)[];
-
-/** What a user enters for one month of actuals (MODEL.md section 5); status ACT unless reversed. */
-export const actualInputsSchema = z
-  .object({
-    status: z.enum(['ACT', 'EST']),
-    session: countSchema,
-    lead: countSchema,
-    meeting: countSchema,
-    registration: countSchema,
-    order: countSchema,
-    churn: countSchema,
-    arpa: arpaSchema,
-    professional_service: moneySchema,
-    cogs: moneySchema,
-    sm: moneySchema,
-    rd: moneySchema,
-    ga: moneySchema,
-    employees: headcountSchema,
-    ...cashInputsSchema.shape,
-  })
-  .partial()
-  .strict();
-export type ActualInputs = z.infer<typeof actualInputsSchema>;
-export type ActualKey = Exclude<keyof ActualInputs, 'status'>;
-export const ACTUAL_KEYS = Object.keys(actualInputsSchema.shape).filter((k) => k !== 'status') as ActualKey[];
-
-export const DAILY_METRICS = ['meeting', 'order', 'registration', 'billing'] as const;
-export const dailyInputsSchema = z.object({
-  meeting: countSchema.optional(),
-  order: countSchema.optional(),
-  registration: countSchema.optional(),
-  billing: countSchema.optional(),
-});
-export type DailyInputs = z.infer<typeof dailyInputsSchema>;
-
-export const REVISION_PATTERNS = ['upward', 'downward'] as const;
-export const revisionSchema = z.object({
-  pattern: z.enum(REVISION_PATTERNS),
-  /** L: the latest ACT month of the year when the revision was made (a plan month index). */
-  month: z.number().int().min(1).max(PLAN_MONTHS),
-});
-export type Revision = z.infer<typeof revisionSchema>;
-
-export const COST_GROUPS = ['cogs', 'sm', 'rd', 'ga'] as const;
-export type CostGroup = (typeof COST_GROUPS)[number];
-/** Cost item categories per group (MODEL.md section 7); the key is `group_category`. */
-export const COST_CATEGORIES: Record<CostGroup, readonly string[]> = {
-  cogs: ['labor', 'infrastructure', 'other'],
-  sm: ['labor', 'advertising', 'other'],
-  rd: ['labor', 'other'],
-  ga: ['labor', 'land_rent', 'other'],
-};
-export const COST_ITEM_TITLES = COST_GROUPS.flatMap((g) => COST_CATEGORIES[g].map((c) => `${g}_${c}`));
-
-/** Text a database column can hold: no NUL character and no lone UTF-16 surrogate. */
-export const isStorableText = (value: string): boolean => !value.includes('\u0000') && !LONE_SURROGATE.test(value);
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const textSchema = (min: number, max: number) =>
-  z.string().min(min).max(max).refine(isStorableText, { message: 'holds a character that cannot be stored' });
-
-const yearNumber = z.number().int().min(1900).max(2200);
-const monthNumber = z.number().int().min(1).max(12);
-
-export const costItemSchema = z
-  .object({
-    cost_id: z.union([z.string(), z.number()]).optional(),
-    item_title: z.string().refine((t) => COST_ITEM_TITLES.includes(t), {
-      message: `must be one of ${COST_ITEM_TITLES.join(', ')}`,
-    }),
-    item_name: textSchema(1, 100),
-    price: priceSchema,
-    start_year: yearNumber,
-    start_month: monthNumber,
-    end_year: yearNumber,
-    end_month: monthNumber,
-  })
-  .refine((i) => i.start_year * 12 + i.start_month <= i.end_year * 12 + i.end_month, {
-    message: 'the end date cannot be earlier than the start date',
-    path: ['end_month'],
-  });
-export type CostItem = z.infer<typeof costItemSchema>;
-
-export const COMMENT_SECTIONS = ['estimate', 'actual', 'difference'] as const;
-export const commentSchema = z.object({
-  year: z.number().int().min(1).max(PLAN_YEARS),
-  /** Month within the plan year, 1..12. */
-  column_name: z.number().int().min(1).max(12),
-  section: z.enum(COMMENT_SECTIONS),
-  content: textSchema(0, 2000),
-});
-export type Comment = z.infer<typeof commentSchema>;
-
-const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like #1a2b3c');
-export const colorSetSchema = z.object({ arr: hex, pl: hex, gross_profit: hex });
 
 /** Object keyed by a decimal index within [min, max]. */
 function indexed<T extends z.ZodType>(value: T, min: number, max: number, what: string) {
@@ -273,18 +120,24 @@ export const caseSchema = z
 export type PlanCase = z.infer<typeof caseSchema>;
 export type PlanCaseInput = z.input<typeof caseSchema>;
 
-export const planFileSchema = z
-  .object({
-    business_plan_name: textSchema(1, 50),
-    template: z.enum(TEMPLATES),
-    currency: z.enum(CURRENCIES),
-    arr: arrSchema,
-    period: z.number().int().min(1).max(12).default(12),
-    arpa: arpaSchema,
-    start_year: yearNumber,
-    start_month: monthNumber,
-    cases: z.array(caseSchema).min(1).max(MAX_CASES),
-  })
+/** The plan's own inputs (the wizard's, MODEL.md section 2): everything of a plan file but its cases. */
+export const planInputsSchema = z.object({
+  business_plan_name: textSchema(1, 50),
+  template: z.enum(TEMPLATES),
+  currency: z.enum(CURRENCIES),
+  arr: arrSchema,
+  period: z.number().int().min(1).max(12).default(12),
+  arpa: arpaSchema,
+  start_year: yearNumber,
+  start_month: monthNumber,
+});
+export type PlanInputs = z.infer<typeof planInputsSchema>;
+export type PlanInputKey = keyof PlanInputs;
+/** The plan-level fields of a plan file, in its order; whatever stores or lists them takes them from here. */
+export const PLAN_INPUT_KEYS: readonly PlanInputKey[] = planInputsSchema.keyof().options;
+
+export const planFileSchema = planInputsSchema
+  .extend({ cases: z.array(caseSchema).min(1).max(MAX_CASES) })
   .strict()
   .superRefine((plan, ctx) => {
     plan.cases.forEach((c, ci) => {

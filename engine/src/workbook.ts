@@ -13,6 +13,7 @@ import { type KpiYear, kpi } from './read/kpi';
 import { type GridColumn, type MonthlyPlYear, monthlyGrid, monthlyPl } from './read/monthly';
 import { annualPl, type PlYearRow } from './read/pl';
 import { type RevenueYear, revenue } from './read/revenue';
+import type { WorkbookFigures } from './read/source';
 import { type PlanFile, type PlanFileIssue, salvagePlanFile } from './schema';
 
 export const HYPERFORMULA_CONFIG = {
@@ -48,7 +49,7 @@ export interface BrokenCell {
   column: number;
 }
 
-export class PlanWorkbook {
+export class PlanWorkbook implements WorkbookFigures {
   /** Sheet ids by name in the HyperFormula instance as it stands: emptied whenever it or its sheets may change. */
   private readonly sheetIds = new Map<string, number>();
 

@@ -2,7 +2,7 @@
  * The Actual sheet of a case (the actual view, MODEL.md sections 5 and 6): ACT months from the entered values, revised
  * months from the revised MRR, other months from the estimate.
  */
-import { yearOf } from '../layout';
+import { yearOf } from '../calendar';
 import { rowsFor } from '../rows';
 import { type ActualInputs, CASH_KEYS, PLAN_MONTHS, type PlanCase, type Template } from '../schema';
 import type { Assumptions } from './assumptions';
@@ -81,7 +81,7 @@ export function compileActual(
 
 /**
  * An EST month outside any revision shows the estimate. Only the chains run on from the actual figures before it, so
- * that cash, cumulative figures and the cash-out month follow from what really happened (engine/README.md).
+ * that cash, cumulative figures and the cash-out month follow from what really happened (engine/DECISIONS.md).
  */
 function fillForecastMonth(s: PeriodSheet, t: number, estimate: PeriodSheet, plannedBeginning: boolean): void {
   const est = (key: string, t: number) => estimate.at(key, t, true);
@@ -136,7 +136,7 @@ function fillActualMonth(
   });
   set('segment', null);
   // A value the user did not enter is the month's forecast (the estimate: an ACT month is never revised), never 0;
-  // a count with daily entries from the home screen takes their sum instead (engine/README.md).
+  // a count with daily entries from the home screen takes their sum instead (engine/DECISIONS.md).
   const forecast = (key: string): Cell => refOrBlank(estimate, key, t) ?? 0;
   for (const key of ['session', 'lead', 'meeting', 'registration', 'order', 'churn'] as const) {
     if (!s.has(key)) continue;

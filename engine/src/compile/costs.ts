@@ -86,9 +86,16 @@ export function compileCosts(
   return { grid, layout: { itemRows, summaryRow } };
 }
 
+/**
+ * The sum of item rows, which are consecutive (items sit grouped, and the groups in order): one range, so that the
+ * formula, its parsing and its dependencies stay the same size whatever the item count.
+ */
 function sumOf(rows: number[], column: number): Cell {
-  if (rows.length === 0) return 0;
-  return `=SUM(${rows.map((r) => a1(r, column)).join(',')})`;
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  if (first === undefined || last === undefined) return 0;
+  if (last - first + 1 !== rows.length) throw new Error('cost item rows must be consecutive');
+  return `=SUM(${a1(first, column)}:${a1(last, column)})`;
 }
 
 function fillItem(grid: Grid, r: number, item: CostItem): void {

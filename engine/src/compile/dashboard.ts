@@ -5,7 +5,9 @@
  * Averages cover the N months that end at the latest ACT month. Flows and stocks are averaged by month; rates are
  * recomputed from those averages, never averaged themselves (as MODEL.md section 4 asks of periods).
  */
-import { a1, monthColumn, yearColumn, yearOf } from '../layout';
+
+import { yearOf } from '../calendar';
+import { a1, monthColumn, yearColumn } from '../layout';
 import type { RowDef } from '../rows';
 import { burnMultiple, safeRatio } from './formulas';
 import { type Cell, emptyGrid, type Grid, type PeriodSheet, refOrBlank, setCell } from './grid';

@@ -2,7 +2,7 @@
  * The Estimate sheet of a case (the plan, MODEL.md section 3), and the section 3 formulas of a planned month that the
  * Actual sheet reuses for revised months.
  */
-import { monthWithinYear, yearOf } from '../layout';
+import { monthWithinYear, yearOf } from '../calendar';
 import { rowsFor } from '../rows';
 import { PLAN_MONTHS, type PlanCase, type Template } from '../schema';
 import type { Assumptions } from './assumptions';

@@ -3,7 +3,9 @@
  * A1 references, and the record of where each monthly input was written. How quarters and years are aggregated is
  * in `periodRules.ts`.
  */
-import { ALL_PERIODS, a1, calendarOf, monthColumn, PERIOD_COLUMNS, type Period, periodColumn } from '../layout';
+
+import { calendarOf } from '../calendar';
+import { ALL_PERIODS, a1, monthColumn, PERIOD_COLUMNS, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
 
 /** A cell's content: a number, a string (a formula when it starts with '='), or empty. */

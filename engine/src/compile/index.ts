@@ -2,7 +2,9 @@
  * Compiles a plan file into the sheets and named expressions of one workbook. Pure: the same inputs give the same
  * cells, so an edit recompiles and the workbook receives only the cells that differ.
  */
-import { a1, isPlanMonth, planMonthOf } from '../layout';
+
+import { isPlanMonth, planMonthOf } from '../calendar';
+import { a1 } from '../layout';
 import { type RowDef, recordKeys, rowsFor } from '../rows';
 import type { PlanFile, Template } from '../schema';
 import { actMonths, compileActual, type DailySums, revisedMonths } from './actual';

@@ -9,7 +9,9 @@
  * `xlsxSheetValues` reads from an XLSX file), checks every cell, and answers either every change against the plan or
  * every problem, each named by its cell (`C1 Actuals!E7: not a number`). No I/O here.
  */
-import { calendarOf, columnLetter } from '../layout';
+
+import { calendarOf } from '../calendar';
+import { columnLetter } from '../layout';
 import { ROWS } from '../rows';
 import {
   type ActualInputs,
@@ -26,6 +28,8 @@ import {
   type PlanFile,
   type Template,
 } from '../schema';
+import { hasInputSign, inputSignMessage, inputSignNote } from '../signs';
+import { actualInputsSheetIn } from './sheetNames';
 
 /** One cell's value as a spreadsheet reader gives it; empty cells are null, '' or missing. */
 export type CellValue = string | number | boolean | null;
@@ -63,9 +67,14 @@ export function actualInputKeys(template: Template): ActualKey[] {
   ];
 }
 
-/** The English label of an actual input (column A). */
+/**
+ * The English label of an actual input (column A), with the sign the row takes where it has one (engine/src/signs.ts):
+ * `COGS (cost: 0 or positive)`, `Other (positive or negative)`.
+ */
 export function actualInputLabel(key: ActualKey): string {
-  return ROWS.find((r) => r.key === key)?.label ?? key;
+  const label = ROWS.find((r) => r.key === key)?.label ?? key;
+  const note = inputSignNote(key);
+  return note ? `${label} (${note})` : label;
 }
 
 /** The header of plan month t's column: `2026/04`. */
@@ -141,7 +150,8 @@ export const cellErrorText = (e: ActualCellError): string => `${e.cell}: ${e.mes
  *
  * - A number cell is the month's entered value; an empty cell (null, '' or whitespace) means no value. Text that is a
  *   plain decimal number (`1234.5`, `1,234`, `-20`) is read as that number; any other text, a boolean or a value
- *   outside the input's bounds (`engine/README.md`, bounds) is an error of that cell.
+ *   outside the input's bounds (`engine/DECISIONS.md`, bounds) is an error of that cell, and so is a figure of the
+ *   sign its row does not take (a negative cost, revenue, funding or repayment; the label in column A says so).
  * - A month with any value becomes ACT with exactly the values in its column: an emptied cell removes that actual, a
  *   column emptied whole removes the month's actuals (it returns to EST). A reversed month (EST with kept values)
  *   whose values are all unchanged stays reversed; one with a changed value becomes ACT (`months` says so, the
@@ -161,7 +171,8 @@ export function readActualInputs(
   const months: ImportedMonths[] = [];
   const keys = actualInputKeys(plan.template);
   plan.cases.forEach((c, caseIndex) => {
-    const title = actualInputsSheetName(caseIndex);
+    // An XLSX file names the sheet after the case (sheetNames.ts), a Google Sheets export by the case's number.
+    const title = actualInputsSheetIn(plan, actualInputsSheetName(caseIndex), sheets);
     const caseMonths: ImportedMonths = new Map();
     months.push(caseMonths);
     const grid = sheets[title];
@@ -208,6 +219,11 @@ export function readActualInputs(
           errors.push({ cell: cellName(r, column), message: boundsMessage(key) });
           continue;
         }
+        // Costs, revenue, funding and repayments are positive amounts in the sheet: a negative one is refused.
+        if (!hasInputSign(key, parsed)) {
+          errors.push({ cell: cellName(r, column), message: inputSignMessage(key) });
+          continue;
+        }
         values[key] = parsed;
       }
       const stored = c.actuals[String(t)];
@@ -243,7 +259,7 @@ function headerText(v: CellValue | undefined): string {
   return v === null || v === undefined ? '' : String(v);
 }
 
-/** The bounds of an actual input in words (engine/README.md, "Bounds of the stored numbers"). */
+/** The bounds of an actual input in words (engine/DECISIONS.md, "Bounds of the stored numbers"). */
 export function boundsMessage(key: ActualKey): string {
   const n = (x: number) => x.toLocaleString('en-US');
   switch (key) {

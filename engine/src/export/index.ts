@@ -14,8 +14,10 @@ export {
   readActualInputs,
   type SheetValues,
 } from './actualInputs';
+export { COMPARISON_SHEET, comparisonSheet, exportComparisonXlsx } from './comparisonSheet';
 export { type FormatKind, formatPattern, metricFormat } from './formats';
 export { type ExportSheetsOptions, exportSheets } from './linked';
+export { ACTUAL_INPUTS_SHEET_ENDING, xlsxSheetName, xlsxSheetNames } from './sheetNames';
 export {
   type SheetsCell,
   SheetsExportError,
@@ -29,5 +31,14 @@ export {
   sheetsGrid,
   sheetsValueUpdate,
 } from './sheets';
+export { snapshotSheet, snapshotSheetName, snapshotSheets } from './snapshotSheet';
 export { exportXlsx, XlsxExportError, type XlsxOptions } from './xlsx';
-export { readActualInputsXlsx, XlsxReadError, xlsxSheetValues } from './xlsxRead';
+export {
+  readActualInputsXlsx,
+  type XlsxBound,
+  type XlsxBoundName,
+  XlsxReadError,
+  type XlsxReadLimits,
+  type XlsxReadOptions,
+  xlsxSheetValues,
+} from './xlsxRead';

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERIODS, monthColumn, periodColumn } from '../layout';
 import { PlanWorkbook } from '../workbook';
+import { xlsxSheetName } from './sheetNames';
 import { exportXlsx } from './xlsx';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
@@ -114,7 +115,7 @@ describe('the period rules of the XLSX export (MODEL.md section 4)', () => {
       await book.xlsx.load((await exportXlsx(wb)) as unknown as ArrayBuffer);
       const c = wb.caseLayout(0);
       for (const sheet of [c.sheets.estimate, c.sheets.actual]) {
-        if (sheet) checked.push({ file, sheet, values: await sheetRows(book, sheet, c.rowOf) });
+        if (sheet) checked.push({ file, sheet, values: await sheetRows(book, xlsxSheetName(wb.plan, sheet), c.rowOf) });
       }
       wb.destroy();
     }

@@ -4,12 +4,13 @@
  * as its cached result, so a reader that does not recalculate still shows the plan; Excel and LibreOffice recalculate
  * from the formulas. Pure: returns the file's bytes, so the same code runs in Node and in the browser.
  */
-import ExcelJS from 'exceljs';
 import { columnLetter } from '../layout';
 import type { PlanWorkbook, Value } from '../workbook';
-import { columnWidths, formatPattern } from './formats';
-import { type ExportSheetsOptions, exportSheets } from './linked';
+import { columnWidths, type FormatKind, formatPattern } from './formats';
+import { type ExportSheet, type ExportSheetsOptions, exportSheets } from './linked';
 import { parseReference, quoteSheet } from './references';
+import { renameSheets, xlsxSheetNames } from './sheetNames';
+import { type WriterSheet, writeXlsx } from './xlsxWriter';
 
 export interface XlsxOptions extends ExportSheetsOptions {
   /**
@@ -17,6 +18,8 @@ export interface XlsxOptions extends ExportSheetsOptions {
    * to show anything, which is how the tests prove that the formulas alone reproduce the plan.
    */
   cachedValues?: boolean;
+  /** Sheets written after the plan's own (the comparison of its cases). */
+  extraSheets?: ExportSheet[];
 }
 
 /** Thrown when the workbook holds something the XLSX format cannot carry, such as a name that is not a reference. */
@@ -31,50 +34,59 @@ export class XlsxExportError extends Error {
  */
 export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): Promise<Uint8Array> {
   const cached = options.cachedValues ?? true;
-  const book = new ExcelJS.Workbook();
-  book.creator = 'Topline';
-  book.title = wb.plan.business_plan_name;
-  // Ask Excel to recalculate on open; the formulas are the source of truth.
-  book.calcProperties.fullCalcOnLoad = true;
-
-  for (const { name, grid, values, formatOf, textOf, frozenColumns, hidden } of exportSheets(wb, options)) {
-    const sheet = book.addWorksheet(name, {
-      views: [{ state: 'frozen', xSplit: frozenColumns, ySplit: 1 }],
-      ...(hidden ? { state: 'hidden' as const } : {}),
-    });
-    columnWidths(grid, values ?? grid, textOf).forEach((width, c) => {
-      sheet.getColumn(c + 1).width = width;
-    });
-    grid.forEach((row, r) => {
-      row.forEach((content, c) => {
-        if (content === null) return;
-        const cell = sheet.getCell(r + 1, c + 1);
+  const currency = wb.plan.currency;
+  const patterns = new Map<FormatKind, string>();
+  const pattern = (kind: FormatKind | undefined) => {
+    if (kind === undefined) return undefined;
+    let found = patterns.get(kind);
+    if (found === undefined) {
+      found = formatPattern(kind, currency);
+      patterns.set(kind, found);
+    }
+    return found;
+  };
+  const exported = [...exportSheets(wb, options), ...(options.extraSheets ?? [])];
+  // The case sheets carry the case's name (sheetNames.ts), in their tabs and in every formula that reads them.
+  const renamed = xlsxSheetNames(
+    wb.plan,
+    exported.map((s) => s.name),
+  );
+  const sheets = exported.map(
+    ({ name, grid, values, formatOf, textOf, frozenColumns, hidden }): WriterSheet => ({
+      name: renamed.get(name) ?? name,
+      hidden: hidden ?? false,
+      frozenColumns,
+      widths: columnWidths(grid, values ?? grid, textOf),
+      rows: grid.length,
+      columns: Math.max(0, ...grid.map((row) => row.length)),
+      cell(r, c) {
+        const content = grid[r]?.[c] ?? null;
+        if (content === null) return null;
+        const format = pattern(formatOf(r, c));
         const text = textOf(r, c);
-        // User text is a string cell whatever it starts with: ExcelJS writes only { formula } values as formulas.
-        if (text !== undefined) cell.value = text;
-        else if (typeof content === 'string' && content.startsWith('=')) {
-          const formula = content.slice(1);
-          cell.value = cached && values ? { formula, result: cachedResult(values[r]?.[c] ?? null) } : { formula };
-        } else {
-          cell.value = content;
-        }
-        const kind = formatOf(r, c);
-        if (kind) cell.numFmt = formatPattern(kind, wb.plan.currency);
-      });
-    });
-    sheet.getRow(1).font = { bold: true };
-  }
+        // User text is a string cell whatever it starts with.
+        if (text !== undefined) return { text, format };
+        if (typeof content === 'number') return { number: content, format };
+        if (!content.startsWith('=')) return { text: content, format };
+        const formula = renameSheets(content.slice(1), renamed);
+        return cached && values
+          ? { formula, result: cachedResult(values[r]?.[c] ?? null), format }
+          : { formula, format };
+      },
+    }),
+  );
 
-  for (const { name, expression } of wb.layout.names) {
+  const names = wb.layout.names.map(({ name, expression }) => {
     const ref = parseReference(expression);
     if (!ref) throw new XlsxExportError(`the name ${name} is not a cell or range reference: ${expression}`);
     const corner = (row: number, column: number) => `$${columnLetter(column)}$${row + 1}`;
     const range = ref.top === ref.bottom && ref.left === ref.right ? '' : `:${corner(ref.bottom, ref.right)}`;
-    book.definedNames.add(`${quoteSheet(ref.sheet)}!${corner(ref.top, ref.left)}${range}`, name);
-  }
+    const sheet = quoteSheet(renamed.get(ref.sheet) ?? ref.sheet);
+    return { name, reference: `${sheet}!${corner(ref.top, ref.left)}${range}` };
+  });
 
-  const buffer = await book.xlsx.writeBuffer();
-  return new Uint8Array(buffer);
+  // Excel is asked to recalculate on open: the formulas are the source of truth.
+  return writeXlsx({ title: wb.plan.business_plan_name, creator: 'Topline', sheets, names });
 }
 
 /** A formula's cached result; a blank result ("" in the workbook) is cached as an empty string. */

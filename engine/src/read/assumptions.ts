@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { assumptionRow } from '../compile/assumptions';
-import type { PlanWorkbook } from '../workbook';
 import { figureSchema as figure } from './cells';
+import type { WorkbookFigures } from './source';
 
 export const assumptionValuesSchema = z.strictObject({
   arpa: figure,
@@ -33,14 +33,14 @@ export type AssumptionValues = z.infer<typeof assumptionValuesSchema>;
 export const ASSUMPTION_VALUE_KEYS = Object.keys(assumptionValuesSchema.shape) as (keyof AssumptionValues)[];
 
 /** Effective assumptions of a year: stored values and the defaults' results alike; blank where not computed. */
-export function assumptions(wb: PlanWorkbook, caseIndex: number, year: number): AssumptionValues {
+export function assumptions(wb: WorkbookFigures, caseIndex: number, year: number): AssumptionValues {
   const out = assumptionFigures(wb, caseIndex, year);
   for (const key of ASSUMPTION_VALUE_KEYS) if (Number.isNaN(out[key])) out[key] = null;
   return out;
 }
 
 /** The assumptions of a year as the read models take them: NaN where a figure could not be computed. */
-export function assumptionFigures(wb: PlanWorkbook, caseIndex: number, year: number): AssumptionValues {
+export function assumptionFigures(wb: WorkbookFigures, caseIndex: number, year: number): AssumptionValues {
   const sheet = wb.caseLayout(caseIndex).sheets.assumptions;
   const out = {} as AssumptionValues;
   for (const key of ASSUMPTION_VALUE_KEYS) {

@@ -2,19 +2,11 @@
  * Reading period columns of a case's sheets as plain records keyed by the spec's field names.
  */
 import { z } from 'zod';
+import { calendarOf, planMonthOf, yearOf } from '../calendar';
 import type { CaseLayout } from '../compile';
-import {
-  calendarOf,
-  monthColumn,
-  type Period,
-  periodColumn,
-  periodsOfYear,
-  planMonthOf,
-  yearColumn,
-  yearOf,
-} from '../layout';
+import { monthColumn, type Period, periodColumn, periodsOfYear, yearColumn } from '../layout';
 import { PLAN_MONTHS } from '../schema';
-import type { PlanWorkbook } from '../workbook';
+import type { WorkbookFigures } from './source';
 
 /** A figure of the workbook on the wire: a number, or null where its cell is blank. */
 export const figureSchema = z.number().nullable();
@@ -68,7 +60,7 @@ export type ViewName = 'estimate' | 'actual' | 'forecast' | 'progress' | 'differ
 export const VIEWS: ViewName[] = ['estimate', 'actual', 'forecast', 'progress', 'difference_value', 'difference_rate'];
 
 /**
- * Finishes an object of a read model: every figure that could not be computed (NaN, as `PlanWorkbook.figure` reads
+ * Finishes an object of a read model: every figure that could not be computed (NaN, as `WorkbookFigures.figure` reads
  * it) becomes null, and the object's `broken` flag names those figures and the refused `inputs`.
  */
 export function flagBroken<T extends object>(object: T, inputs: string[]): T & { broken?: Broken } {
@@ -102,7 +94,7 @@ export function flagBroken<T extends object>(object: T, inputs: string[]): T & {
  * The plan-file paths of the refused inputs that concern a case (and, given a year, that plan year): the plan's own,
  * the case's without a year (case rate, growth model, cost items), and those of a year or of a month within it.
  */
-export function refusedInputs(wb: PlanWorkbook, caseIndex: number, year?: number): string[] {
+export function refusedInputs(wb: WorkbookFigures, caseIndex: number, year?: number): string[] {
   const out: string[] = [];
   for (const { path } of wb.refused) {
     const [top, index, field, key] = path.split('.');
@@ -114,7 +106,7 @@ export function refusedInputs(wb: PlanWorkbook, caseIndex: number, year?: number
 }
 
 /** The plan year an input of a case belongs to, if it belongs to one. */
-function inputYear(wb: PlanWorkbook, field: string | undefined, key: string | undefined): number | undefined {
+function inputYear(wb: WorkbookFigures, field: string | undefined, key: string | undefined): number | undefined {
   const month = (t: number) => (Number.isInteger(t) && t >= 1 && t <= PLAN_MONTHS ? yearOf(t) : undefined);
   switch (field) {
     case 'years':
@@ -140,7 +132,7 @@ export class CaseReader {
   /** The Variance sheet's rows by key, once read. */
   private varianceIndex: Map<string, number> | undefined;
   constructor(
-    readonly wb: PlanWorkbook,
+    readonly wb: WorkbookFigures,
     readonly caseIndex: number,
   ) {
     this.layout = wb.caseLayout(caseIndex);

@@ -3,12 +3,14 @@
  * budget, the items' spending, budgetary averages and remaining budget, with each item's months.
  */
 import { z } from 'zod';
+import { monthsOfYear } from '../calendar';
 import type { SummaryRow } from '../compile/costs';
 import { costGroupOf } from '../compile/costs';
-import { monthColumn, monthsOfYear, yearColumn } from '../layout';
+import { monthColumn, yearColumn } from '../layout';
 import { COST_GROUPS, type CostGroup, PLAN_YEARS } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { brokenSchema, figureSchema as figure, flagBroken, refusedInputs } from './cells';
+import { dashesSchema, isResidue, shownMoney } from './residue';
+import type { WorkbookFigures } from './source';
 
 export const costItemYearSchema = z.strictObject({
   cost_id: z.union([z.string(), z.number()]).nullable(),
@@ -48,11 +50,13 @@ export const costYearSchema = z.strictObject({
     ga: costGroupYearSchema,
     all: costGroupYearSchema,
   } satisfies Record<CostGroup | 'all', typeof costGroupYearSchema>),
+  /** Paths of figures blank because their base is zero up to residue (`groups.rd.budgetary_averages`): a dash. */
+  dashes: dashesSchema.optional(),
   broken: brokenSchema.optional(),
 });
 export type CostYear = z.infer<typeof costYearSchema>;
 
-export function costs(wb: PlanWorkbook, caseIndex: number): CostYear[] {
+export function costs(wb: WorkbookFigures, caseIndex: number): CostYear[] {
   const layout = wb.caseLayout(caseIndex);
   const sheet = layout.sheets.costs;
   const items = wb.plan.cases[caseIndex]?.cost_items ?? [];
@@ -77,19 +81,24 @@ export function costs(wb: PlanWorkbook, caseIndex: number): CostYear[] {
         monthly: months.map((t) => at(row, monthColumn(t))),
       };
     });
+    const dashes: string[] = [];
     const group = (scope: CostGroup | 'all'): CostGroupYear => {
       const rows = layout.costs.summaryRow[scope];
       const summary = (key: SummaryRow) => at(rows[key], cy);
       const detail = itemYears.filter((x) => scope === 'all' || x.group === scope).map(({ group: _g, ...x }) => x);
-      const averages = summary('budgetary_averages');
+      const budget = shownMoney(summary('budget'));
+      // Items over a budget that is zero up to residue are no percentage of it (read/residue.ts).
+      const overResidue = isResidue(budget, 'money') && (summary('total') ?? 0) !== 0;
+      if (overResidue) dashes.push(`groups.${scope}.budgetary_averages`);
+      const averages = overResidue ? null : summary('budgetary_averages');
       const over = averages !== null && averages > 100;
       return {
         detail,
         total: summary('total'),
         monthly: months.map((t) => at(rows.total, monthColumn(t))),
-        budget: summary('budget'),
+        budget,
         budgetary_averages: averages,
-        remaining_budget: summary('remaining_budget'),
+        remaining_budget: shownMoney(summary('remaining_budget')),
         over_budget: over,
         over_budget_items: over ? detail.filter((d) => (d.total ?? 0) > 0).map((d) => d.item_name) : [],
       };
@@ -97,6 +106,7 @@ export function costs(wb: PlanWorkbook, caseIndex: number): CostYear[] {
     const groups = Object.fromEntries(
       [...COST_GROUPS, 'all'].map((g) => [g, group(g as CostGroup | 'all')]),
     ) as CostYear['groups'];
-    return flagBroken({ year, total_cost: groups.all.total, groups }, refusedInputs(wb, caseIndex, year));
+    const costYear: CostYear = { year, total_cost: groups.all.total, groups, ...(dashes.length > 0 ? { dashes } : {}) };
+    return flagBroken(costYear, refusedInputs(wb, caseIndex, year));
   });
 }

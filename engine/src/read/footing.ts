@@ -1,5 +1,5 @@
 /**
- * Counts as the read models show them: whole numbers whose quarters and years foot (engine/README.md, "Counts that
+ * Counts as the read models show them: whole numbers whose quarters and years foot (engine/DECISIONS.md, "Counts that
  * foot").
  *
  * The workbook's customers and funnel are real numbers (MODEL.md section 3), so a month of 2.6 orders would round to 3

@@ -3,9 +3,9 @@
  * customers, MRR, ARR and ARPA, and the same figures per month and per quarter of the estimate.
  */
 import { z } from 'zod';
-import { monthColumn, monthsOfYear, quarterColumn, yearColumn } from '../layout';
+import { monthsOfYear } from '../calendar';
+import { monthColumn, type Period, periodsOfYear, quarterColumn, yearColumn } from '../layout';
 import { PLAN_YEARS, TEMPLATES, type Template } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { ASSUMPTION_VALUE_KEYS, assumptionFigures, assumptionValuesSchema } from './assumptions';
 import {
   brokenSchema,
@@ -19,6 +19,13 @@ import {
   specValueSchema,
 } from './cells';
 import { footCounts } from './footing';
+import { applyResidueRule, dashesSchema } from './residue';
+import type { WorkbookFigures } from './source';
+
+/** Applies the residue rule to a record of the estimate and answers the paths of its dashed figures. */
+function dashPaths(path: string, r: CaseReader, sheet: string, record: NumberRecord, p: Period | undefined): string[] {
+  return p ? applyResidueRule(r, { own: sheet }, p, record, false).map((key) => `${path}.${key}`) : [];
+}
 
 function kpiKeys(template: Template): string[] {
   const funnel = template === 'saas' ? ['session', 'lead', 'meeting', 'order'] : ['session', 'registration', 'order'];
@@ -60,11 +67,13 @@ export const kpiYearSchema = z.strictObject({
   yearly: kpiRecordSchema,
   monthly: z.array(kpiMonthSchema),
   quarterly: z.array(kpiQuarterSchema),
+  /** Paths of figures blank because their base is zero up to residue (`monthly.2.lead_cvr`): shown as a dash. */
+  dashes: dashesSchema.optional(),
   broken: brokenSchema.optional(),
 });
 export type KpiYear = z.infer<typeof kpiYearSchema>;
 
-export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
+export function kpi(wb: WorkbookFigures, caseIndex: number): KpiYear[] {
   const r = new CaseReader(wb, caseIndex);
   const template = wb.plan.template;
   const keys = kpiKeys(template);
@@ -78,6 +87,34 @@ export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
     const months = monthsOfYear(year).map((t) => r.record(est, keys, monthColumn(t)));
     const quarters = [1, 2, 3, 4].map((quarter) => r.record(est, keys, quarterColumn(year, quarter)));
     const yearly = r.record(est, keys, yearColumn(year));
+    const periods = periodsOfYear(year);
+    const dashes = [
+      ...months.flatMap((m, i) =>
+        dashPaths(
+          `monthly.${i}`,
+          r,
+          est,
+          m,
+          periods.find((p) => p.kind === 'month' && p.month === i + 1),
+        ),
+      ),
+      ...quarters.flatMap((q, i) =>
+        dashPaths(
+          `quarterly.${i}`,
+          r,
+          est,
+          q,
+          periods.find((p) => p.kind === 'quarter' && p.quarter === i + 1),
+        ),
+      ),
+      ...dashPaths(
+        'yearly',
+        r,
+        est,
+        yearly,
+        periods.find((p) => p.kind === 'year'),
+      ),
+    ];
     footCounts(months, quarters, yearly);
     const kpiYear: KpiYear = {
       year,
@@ -99,6 +136,7 @@ export function kpi(wb: PlanWorkbook, caseIndex: number): KpiYear[] {
         progress_rate: r.cell(est, 'arr_progress', quarterColumn(year, quarter)),
         ...withSelfServeAliases(template, quarters[i] ?? {}),
       })),
+      ...(dashes.length > 0 ? { dashes } : {}),
     };
     return flagBroken(kpiYear, refusedInputs(wb, caseIndex, year));
   });

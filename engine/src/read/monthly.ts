@@ -3,10 +3,10 @@
  * (working-screens.md section 3, "Monthly P&L response").
  */
 import { z } from 'zod';
-import { monthsOfYear, periodsOfYear } from '../layout';
+import { monthsOfYear } from '../calendar';
+import { periodsOfYear } from '../layout';
 import { recordKeys } from '../rows';
 import { PLAN_YEARS, TEMPLATES } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import {
   brokenSchema,
   CaseReader,
@@ -21,6 +21,8 @@ import {
   type ViewName,
 } from './cells';
 import { footCounts, footDifferences } from './footing';
+import { applyResidueRule, dashesSchema, figureKind, shownMoney, type ViewSheets } from './residue';
+import type { WorkbookFigures } from './source';
 
 export const monthTypeSchema = z.enum(['month', 'quarter', 'cy']);
 export type MonthType = z.infer<typeof monthTypeSchema>;
@@ -40,6 +42,8 @@ export const gridColumnSchema = z.strictObject({
   status: z.enum(['ACT', 'EST']),
   comment: z.string().nullable(),
   values: gridValuesSchema,
+  /** Keys of `values` blank because their base is zero up to residue: the screens show a dash (`read/residue.ts`). */
+  dashes: dashesSchema.optional(),
   broken: brokenSchema.optional(),
 });
 export type GridColumn = z.infer<typeof gridColumnSchema>;
@@ -53,7 +57,7 @@ export function columnName(
 }
 
 /** The 17 columns of a plan year in one view. Progress and difference are blank outside ACT months. */
-export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
+export function monthlyGrid(wb: WorkbookFigures, caseIndex: number, year: number, view: ViewName): GridColumn[] {
   const inputs = refusedInputs(wb, caseIndex, year);
   return gridColumns(wb, caseIndex, year, view).map((column) => flagBroken(column, inputs));
 }
@@ -65,7 +69,7 @@ export function monthlyGrid(wb: PlanWorkbook, caseIndex: number, year: number, v
  *   and the estimate): read once, kept unchanged
  */
 function gridColumns(
-  wb: PlanWorkbook,
+  wb: WorkbookFigures,
   caseIndex: number,
   year: number,
   view: ViewName,
@@ -98,17 +102,21 @@ function periodValues(columns: GridColumn[]) {
 }
 
 /** The 17 columns as the workbook holds them. */
-function workbookColumns(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): GridColumn[] {
+function workbookColumns(wb: WorkbookFigures, caseIndex: number, year: number, view: ViewName): GridColumn[] {
   const r = new CaseReader(wb, caseIndex);
   const keys = recordKeys(wb.plan.template);
   const start = { year: wb.plan.start_year, month: wb.plan.start_month };
   const comments = wb.plan.cases[caseIndex]?.comments ?? [];
   const section = view === 'estimate' ? 'estimate' : view === 'actual' || view === 'forecast' ? 'actual' : 'difference';
+  const sheets = residueSheets(r, view);
+  const ratio = view === 'progress' || view === 'difference_rate';
   return periodsOfYear(year).map((p) => {
     const comment =
       p.kind === 'month'
         ? (comments.find((c) => c.year === year && c.column_name === p.month && c.section === section)?.content ?? null)
         : null;
+    const values = r.viewRecord(view, keys, p);
+    const dashes = applyResidueRule(r, sheets, p, values, ratio);
     return {
       column: columnName(p),
       monthType: p.kind === 'year' ? 'cy' : p.kind,
@@ -117,9 +125,26 @@ function workbookColumns(wb: PlanWorkbook, caseIndex: number, year: number, view
       isQuarter: p.kind === 'quarter',
       status: view === 'estimate' ? 'EST' : r.status(p),
       comment,
-      values: r.viewRecord(view, keys, p),
+      values,
+      ...(dashes.length > 0 ? { dashes } : {}),
     };
   });
+}
+
+/** The sheets the residue rule reads a view's bases from. */
+function residueSheets(r: CaseReader, view: ViewName): ViewSheets {
+  const s = r.layout.sheets;
+  if (view === 'estimate') return { own: s.estimate };
+  if (view === 'actual' || view === 'forecast') return { own: r.viewSheet };
+  if (!s.actualToDate || !s.estimateToDate) return {};
+  return {
+    compared: {
+      actual: s.actualToDate,
+      estimate: s.estimateToDate,
+      actualSource: r.viewSheet,
+      estimateSource: s.estimate,
+    },
+  };
 }
 
 /** The spec's record shape: the values with month, status and comment beside them. */
@@ -194,12 +219,17 @@ export const monthlyPlYearSchema = z.strictObject({
     /** Months of runway (the dashboard's). */
     forecast_monthes: figure,
   }),
+  /**
+   * Paths of the figures blank because their base is zero up to residue (`progress.monthly.2.order`,
+   * `difference.rate.yearly.cogs_rate`): the screens show a dash (`read/residue.ts`).
+   */
+  dashes: dashesSchema.optional(),
   broken: brokenSchema.optional(),
 });
 export type MonthlyPlYear = z.infer<typeof monthlyPlYearSchema>;
 
 export function monthlyPl(
-  wb: PlanWorkbook,
+  wb: WorkbookFigures,
   caseIndex: number,
   forecastMonths: number | null,
   years: number[] = Array.from({ length: PLAN_YEARS }, (_, i) => i + 1),
@@ -211,13 +241,16 @@ export function monthlyPl(
     const views = Object.fromEntries(
       VIEWS.map((v) => [v, toRecords(gridColumns(wb, caseIndex, year, v, read))]),
     ) as Record<ViewName, ViewRecords>;
+    const dashes = VIEWS.flatMap((v) => dashPaths(VIEW_PATHS[v], read.get(v) ?? []));
     const series: Record<string, GraphSeries> = {};
     for (const [name, key] of Object.entries(GRAPH_SERIES)) {
       if ((key === 'lead' || key === 'meeting') && template !== 'saas') continue;
       if (key === 'registration' && template !== 'selfserve') continue;
+      // Charts plot money as shown: residue is 0, so an axis is never scaled on it.
+      const shown = figureKind(key) === 'money' ? shownMoney : (v: number | null) => v;
       series[name] = {
-        actual: monthsOfYear(year).map((t) => (r.isAct(t) ? r.viewAt(key, t) : null)),
-        estimate: monthsOfYear(year).map((t) => r.estimateAt(key, t)),
+        actual: monthsOfYear(year).map((t) => (r.isAct(t) ? shown(r.viewAt(key, t)) : null)),
+        estimate: monthsOfYear(year).map((t) => shown(r.estimateAt(key, t))),
       };
     }
     const graph = { ...series, forecast_monthes: forecastMonths } as MonthlyPlYear['graph'];
@@ -229,13 +262,40 @@ export function monthlyPl(
       progress: views.progress,
       difference: { rate: views.difference_rate, value: views.difference_value },
       graph,
+      ...(dashes.length > 0 ? { dashes } : {}),
     };
     return flagBroken(monthlyPlYear, refusedInputs(wb, caseIndex, year));
   });
 }
 
+/** Where each view's records sit in the monthly P&L answer. */
+const VIEW_PATHS: Record<ViewName, string> = {
+  estimate: 'estimate',
+  actual: 'actual',
+  forecast: 'forecast',
+  progress: 'progress',
+  difference_rate: 'difference.rate',
+  difference_value: 'difference.value',
+};
+
+/** The paths in the answer of a view's dashed figures, as `toRecords` places its columns. */
+export function dashPaths(view: string, columns: GridColumn[]): string[] {
+  const out: string[] = [];
+  const place = { month: 0, quarter: 0 };
+  for (const c of columns) {
+    const at =
+      c.monthType === 'cy'
+        ? 'yearly'
+        : c.monthType === 'month'
+          ? `monthly.${place.month++}`
+          : `quarterly.${place.quarter++}`;
+    for (const key of c.dashes ?? []) out.push(`${view}.${at}.${key}`);
+  }
+  return out;
+}
+
 /** The 72 monthly estimate records of a case, as the CLI prints them. */
-export function estimateMonths(wb: PlanWorkbook, caseIndex: number): SpecRecord[] {
+export function estimateMonths(wb: WorkbookFigures, caseIndex: number): SpecRecord[] {
   return Array.from(
     { length: PLAN_YEARS },
     (_, i) => toRecords(monthlyGrid(wb, caseIndex, i + 1, 'estimate')).monthly,

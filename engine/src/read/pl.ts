@@ -3,9 +3,11 @@
  * of the estimate, plus required cash.
  */
 import { z } from 'zod';
+import { type Period, periodsOfYear } from '../layout';
 import { PLAN_YEARS } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { brokenSchema, CaseReader, figureSchema as figure, flagBroken, refusedInputs } from './cells';
+import { dashesSchema, figureKind, rateOverResidue, shownMoney } from './residue';
+import type { WorkbookFigures } from './source';
 
 export const plYearRowSchema = z.strictObject({
   year: z.int(),
@@ -31,13 +33,15 @@ export const plYearRowSchema = z.strictObject({
   arr_per_headcount: figure,
   revenue_per_headcount: figure,
   required_cash: figure,
+  /** Fields blank because their base is zero up to residue (`read/residue.ts`): the screens show a dash. */
+  dashes: dashesSchema.optional(),
   broken: brokenSchema.optional(),
 });
 /** The spec's "P&L year row" plus required cash. */
 export type PlYearRow = z.infer<typeof plYearRowSchema>;
 
 /** Spec name -> workbook row. */
-const PL_FIELDS: Record<Exclude<keyof PlYearRow, 'year' | 'broken'>, string> = {
+const PL_FIELDS: Record<Exclude<keyof PlYearRow, 'year' | 'broken' | 'dashes'>, string> = {
   arr: 'arr',
   revenue: 'revenue',
   sales: 'revenue',
@@ -61,14 +65,21 @@ const PL_FIELDS: Record<Exclude<keyof PlYearRow, 'year' | 'broken'>, string> = {
   required_cash: 'required_cash',
 };
 
-export function annualPl(wb: PlanWorkbook, caseIndex: number): PlYearRow[] {
+export function annualPl(wb: WorkbookFigures, caseIndex: number): PlYearRow[] {
   const r = new CaseReader(wb, caseIndex);
   return Array.from({ length: PLAN_YEARS }, (_, i) => {
     const year = i + 1;
     const row = { year } as PlYearRow;
+    const cy = periodsOfYear(year).find((p) => p.kind === 'year') as Period;
+    const dashes: string[] = [];
     for (const [field, key] of Object.entries(PL_FIELDS)) {
-      (row as unknown as Record<string, number | null>)[field] = r.estimateYear(key, year);
+      const value = r.estimateYear(key, year);
+      const dashed = rateOverResidue(r, r.layout.sheets.estimate, key, cy);
+      if (dashed) dashes.push(field);
+      const shown = dashed ? null : figureKind(key) === 'money' ? shownMoney(value) : value;
+      (row as unknown as Record<string, number | null>)[field] = shown;
     }
+    if (dashes.length > 0) row.dashes = dashes;
     return flagBroken(row, refusedInputs(wb, caseIndex, year));
   });
 }

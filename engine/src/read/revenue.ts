@@ -3,11 +3,11 @@
  * estimate per plan year and month.
  */
 import { z } from 'zod';
-import { monthsOfYear } from '../layout';
+import { monthsOfYear } from '../calendar';
 import { PLAN_YEARS } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { assumptionFigures } from './assumptions';
 import { brokenSchema, CaseReader, figureSchema as figure, flagBroken, monthLabel, refusedInputs } from './cells';
+import type { WorkbookFigures } from './source';
 
 export const revenueMonthSchema = z.strictObject({
   /** Calendar month "YYYY-MM". */
@@ -33,7 +33,7 @@ export const revenueYearSchema = z.strictObject({
 });
 export type RevenueYear = z.infer<typeof revenueYearSchema>;
 
-export function revenue(wb: PlanWorkbook, caseIndex: number): RevenueYear[] {
+export function revenue(wb: WorkbookFigures, caseIndex: number): RevenueYear[] {
   const r = new CaseReader(wb, caseIndex);
   const start = { year: wb.plan.start_year, month: wb.plan.start_month };
   return Array.from({ length: PLAN_YEARS }, (_, i) => {

@@ -1,0 +1,209 @@
+/**
+ * The EST months of the Actual sheets as exported: each a choice, by the month's flag, between the month as ACT and
+ * the month as it stands, its two sides in hidden sheets of their own.
+ */
+import { calendarOf } from '../calendar';
+import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
+import { a1, monthColumn } from '../layout';
+import { PLAN_MONTHS, type PlanFile } from '../schema';
+import type { PlanWorkbook } from '../workbook';
+import { fixedMonths, flagRef } from './actMonths';
+import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
+import { columnIndex, quoteSheet } from './references';
+
+export type CellFormula = { row: number; column: number; formula: string };
+
+/**
+ * The EST months of each Actual sheet as a choice between the month as ACT and the month as it stands: a month whose
+ * column of the actual-inputs sheet holds any number is ACT (MODEL.md section 5), so typing a value into a forecast
+ * month turns it ACT in the actual view. The ACT side comes from the plan compiled with every month ACT and no values,
+ * its entered inputs reading the actual-inputs sheet like `linkedActualCells` (`linked.ts`); whether a month is ACT is its flag in
+ * the case's flags sheet (`actMonths.ts`). A case without an Actual sheet (no ACT month at export) gets one.
+ */
+export function conditionalMonths(
+  wb: PlanWorkbook,
+  linked: Map<string, CellFormula[]>,
+): {
+  cells: Map<string, CellFormula[]>;
+  added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
+  act: CompiledWorkbook;
+  sides: ExportSheetSide[];
+} {
+  const plan = wb.plan;
+  const layout = wb.layout;
+  const out = new Map<string, CellFormula[]>();
+  const added: { name: string; estimate: string; grid: Grid; caseIndex: number }[] = [];
+  /** The plan with only `months` ACT in every case, without values or revisions. */
+  const variant = (months: number[]) =>
+    compilePlan(
+      {
+        ...plan,
+        cases: plan.cases.map((c) => ({
+          ...c,
+          revisions: {},
+          actuals: Object.fromEntries(months.map((t) => [String(t), { status: 'ACT' as const }])),
+        })),
+      },
+      { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
+    );
+  const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
+  // A case without ACT months: its forecast months as the Actual sheet computes them (month 72's from another).
+  // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
+  // Compiled when first needed.
+  let lastActPlan: CompiledWorkbook | undefined;
+  let firstActPlan: CompiledWorkbook | undefined;
+  const lastAct = () => {
+    lastActPlan ??= variant([PLAN_MONTHS]);
+    return lastActPlan;
+  };
+  const firstAct = () => {
+    firstActPlan ??= variant([1]);
+    return firstActPlan;
+  };
+  const linkedAct = new Map<string, string>();
+  for (const [path, cells] of act.inputCells) {
+    const ref = inputReference(plan, path);
+    if (!ref) continue;
+    for (const cell of cells) {
+      const content = act.sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
+      linkedAct.set(`${cell.sheet}!${cell.row}!${cell.column}`, `IF(${ref}="",${expression(content)},${ref})`);
+    }
+  }
+  const sides: ExportSheetSide[] = [];
+  /**
+   * The month cell as `=IF(<flag>,<its ACT side>,<its EST side>)`, each side in a hidden sheet of its own
+   * (`C1_Actual_ACT`, `C1_Actual_EST`): the two sides compute a month's figures in opposite directions (customers from
+   * orders, or orders from the revenue path), so in one cell they would refer to each other, a circular reference for
+   * Excel, Sheets and HyperFormula, which see every reference of a formula whether or not its branch is taken.
+   */
+  const split = (sheet: string, row: number, column: number, condition: string, ifAct: string, ifEst: string) => {
+    let side = sides.find((x) => x.sheet === sheet);
+    if (!side) {
+      const size = (wb.layout.sheets[sheet] ?? act.sheets[sheet] ?? []).map((r) => r.map(() => null));
+      side = { sheet, act: size.map((r) => r.slice()), est: size.map((r) => r.slice()), columns: new Set() };
+      sides.push(side);
+    }
+    const put = (grid: Grid, name: string, content: string) => {
+      const r = grid[row];
+      if (r) r[column] = `=${sameColumnTo(content, sheet, column, name)}`;
+      return a1(row, column, name);
+    };
+    side.columns.add(column);
+    const a = put(side.act, `${sheet}_ACT`, ifAct);
+    const e = put(side.est, `${sheet}_EST`, ifEst);
+    return `=IF(${condition},${a},${e})`;
+  };
+  for (const c of layout.cases) {
+    const own = c.sheets.actual;
+    const sheet = own ?? act.cases[c.index]?.sheets.actual;
+    let grid = own ? wb.grid(own) : undefined;
+    if (!own && sheet) {
+      const last = lastAct().sheets[sheet];
+      const first = firstAct().sheets[sheet];
+      if (last && first) {
+        grid = last.map((row) => row.slice());
+        const column = monthColumn(PLAN_MONTHS);
+        grid.forEach((row, r) => {
+          row[column] = first[r]?.[column] ?? null;
+        });
+        added.push({ name: sheet, estimate: c.sheets.estimate, grid, caseIndex: c.index });
+      }
+    }
+    const actGrid = sheet ? act.sheets[sheet] : undefined;
+    if (!sheet || !grid || !actGrid) continue;
+    const list: CellFormula[] = [];
+    const fixed = fixedMonths(plan, c);
+    const linkedOf = new Map((own ? (linked.get(own) ?? []) : []).map((x) => [`${x.row}!${x.column}`, x.formula]));
+    for (let t = 1; t <= PLAN_MONTHS; t++) {
+      if (fixed.has(t)) continue;
+      const column = monthColumn(t);
+      if (c.act.includes(t)) {
+        // An ACT month emptied whole in the actual-inputs sheet is EST again: the month as forecast.
+        const est = (t === PLAN_MONTHS ? firstAct() : lastAct()).sheets[sheet];
+        for (const row of Object.values(c.rowOf)) {
+          const now = linkedOf.get(`${row}!${column}`) ?? grid[row]?.[column] ?? null;
+          const asAct = expression(now);
+          const asEst = expression(est?.[row]?.[column] ?? null);
+          if (asAct === asEst) continue;
+          list.push({ row, column, formula: split(sheet, row, column, `${flagRef(c.index, t)}=1`, asAct, asEst) });
+        }
+        continue;
+      }
+      const entered = `${flagRef(c.index, t)}=1`;
+      for (const row of Object.values(c.rowOf)) {
+        const now = grid[row]?.[column] ?? null;
+        const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
+        const asIs = expression(now);
+        if (ifAct === asIs) continue;
+        list.push({ row, column, formula: split(sheet, row, column, entered, ifAct, asIs) });
+      }
+    }
+    // The cells of those columns that both sides share, so that each side computes its month on its own.
+    const side = sides.find((x) => x.sheet === sheet);
+    for (const column of side?.columns ?? []) {
+      grid.forEach((row, r) => {
+        if (r === 0 || !side) return;
+        const content = linkedOf.get(`${r}!${column}`) ?? row[column] ?? null;
+        if (content === null || side.act[r]?.[column] !== null) return;
+        for (const [g, name] of [
+          [side.act, `${sheet}_ACT`],
+          [side.est, `${sheet}_EST`],
+        ] as const) {
+          const target = g[r];
+          if (target) target[column] = `=${sameColumnTo(expression(content), sheet, column, name)}`;
+        }
+      });
+    }
+    if (own) out.set(sheet, list);
+    else {
+      const target = added.find((a) => a.name === sheet)?.grid;
+      for (const { row, column, formula } of list) {
+        const r = target?.[row];
+        if (r) r[column] = formula;
+      }
+    }
+  }
+  return { cells: out, added, act, sides };
+}
+
+/** The ACT and EST sides of an Actual sheet's conditional month cells. */
+export interface ExportSheetSide {
+  sheet: string;
+  act: Grid;
+  est: Grid;
+  /** The columns with conditional cells; every other cell of such a column is copied into both sides. */
+  columns: Set<number>;
+}
+
+const TOKEN =
+  /("(?:[^"]|"")*")|('(?:[^']|'')+'|[A-Za-z_][\w.]*)!(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)|(?<![\w.$!:'])(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)(?![\w(!])/g;
+
+/**
+ * A formula of `sheet` moved to the sheet `to`: references to `sheet`'s cells in `column` point to the same cells of
+ * `to`, every other reference of `sheet` is qualified with its name.
+ */
+function sameColumnTo(formula: string, sheet: string, column: number, to: string): string {
+  const inColumn = (ref: string) =>
+    ref.split(':').every((end) => columnIndex(end.replace(/\$/g, '').replace(/\d+$/, '')) === column);
+  return formula.replace(TOKEN, (match, text, prefix, qualified, bare) => {
+    if (text !== undefined) return match;
+    if (qualified !== undefined) return prefix === sheet && inColumn(qualified) ? `${to}!${qualified}` : match;
+    return `${inColumn(bare) ? to : sheet}!${bare}`;
+  });
+}
+
+/** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */
+function expression(content: string | number | null): string {
+  if (typeof content === 'number') return String(content);
+  if (typeof content === 'string' && content.startsWith('=')) return content.slice(1);
+  return '""';
+}
+
+/** The actual-inputs cell of an input path (`0/actuals/5/order`), or undefined for another kind of input. */
+function inputReference(plan: PlanFile, path: string): string | undefined {
+  const [caseText, group, tText, key] = path.split('/');
+  if (group !== 'actuals' || key === undefined) return undefined;
+  const row = actualInputRows(plan.template)[key];
+  if (row === undefined) return undefined;
+  return `${quoteSheet(actualInputsSheetName(Number(caseText)))}!${a1(row, actualInputColumn(Number(tText)))}`;
+}

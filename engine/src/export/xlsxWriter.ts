@@ -1,0 +1,322 @@
+/**
+ * A direct SpreadsheetML writer for the export's sheets: each sheet's XML is written as one string from the grid, and
+ * the parts are deflated by the platform's own `CompressionStream` (zlib in Node, the browser's in a browser). It
+ * writes what the export needs and nothing more: formulas with their cached results, numbers, shared strings, number
+ * formats and a bold header row, hidden sheets, frozen panes, column widths, workbook-level names and "recalculate
+ * on open".
+ */
+
+/** A sheet as the writer takes it: cell contents with the cached result and the style of each. */
+export interface WriterSheet {
+  name: string;
+  hidden: boolean;
+  /** Frozen label columns (the header row is always frozen). */
+  frozenColumns: number;
+  /** Column widths in characters, by column index. */
+  widths: number[];
+  rows: number;
+  columns: number;
+  /**
+   * The cell at (row, column): a formula (without '=') with its cached result, a number, text, or nothing; `format`
+   * is a number format pattern.
+   */
+  cell(row: number, column: number): WriterCell | null;
+}
+
+export type WriterCell =
+  | { formula: string; result?: number | string | boolean | null; format?: string }
+  | { number: number; format?: string }
+  | { text: string; format?: string };
+
+export interface WriterBook {
+  title: string;
+  creator: string;
+  sheets: WriterSheet[];
+  /** Workbook-level names: `name` refers to `reference` (`'Sheet'!$A$1:$B$2`). */
+  names: { name: string; reference: string }[];
+}
+
+const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** Characters XML 1.0 cannot hold at all; a name or a label with one loses it rather than corrupting the file. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
+const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+function xmlText(text: string): string {
+  return text.replace(INVALID, '').replace(/[&<>"]/g, (c) => ENTITY[c] ?? c);
+}
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+export function columnName(index: number): string {
+  let name = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+/** Styles: one cell format per (number format, bold) pair in use, custom number formats numbered from 164. */
+class Styles {
+  private readonly formats = new Map<string, number>();
+  private readonly xfs = new Map<string, number>([['0|0', 0]]);
+  private readonly list: { numFmtId: number; bold: boolean }[] = [{ numFmtId: 0, bold: false }];
+
+  id(format: string | undefined, bold: boolean): number {
+    let numFmtId = 0;
+    if (format !== undefined && format !== 'General') {
+      numFmtId = this.formats.get(format) ?? 164 + this.formats.size;
+      this.formats.set(format, numFmtId);
+    }
+    const key = `${numFmtId}|${bold ? 1 : 0}`;
+    let id = this.xfs.get(key);
+    if (id === undefined) {
+      id = this.list.length;
+      this.list.push({ numFmtId, bold });
+      this.xfs.set(key, id);
+    }
+    return id;
+  }
+
+  xml(): string {
+    const numFmts = [...this.formats].map(([code, id]) => `<numFmt numFmtId="${id}" formatCode="${xmlText(code)}"/>`);
+    const xfs = this.list.map(
+      ({ numFmtId, bold }) =>
+        `<xf numFmtId="${numFmtId}" fontId="${bold ? 1 : 0}" fillId="0" borderId="0" xfId="0"${numFmtId ? ' applyNumberFormat="1"' : ''}${bold ? ' applyFont="1"' : ''}/>`,
+    );
+    return `${XML}<styleSheet xmlns="${MAIN}">${numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join('')}</numFmts>` : ''}<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+  }
+}
+
+class SharedStrings {
+  private readonly index = new Map<string, number>();
+  private count = 0;
+
+  id(text: string): number {
+    this.count++;
+    let id = this.index.get(text);
+    if (id === undefined) {
+      id = this.index.size;
+      this.index.set(text, id);
+    }
+    return id;
+  }
+
+  xml(): string {
+    const items = [...this.index.keys()].map((text) => {
+      const preserve = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : '';
+      return `<si><t${preserve}>${xmlText(text)}</t></si>`;
+    });
+    return `${XML}<sst xmlns="${MAIN}" count="${this.count}" uniqueCount="${items.length}">${items.join('')}</sst>`;
+  }
+}
+
+/** A number as SpreadsheetML reads it: the shortest text that reads back as the same double. */
+function numberText(n: number): string {
+  return Number.isFinite(n) ? String(n) : '0';
+}
+
+function cellXml(ref: string, cell: WriterCell, style: number, strings: SharedStrings): string {
+  const s = style ? ` s="${style}"` : '';
+  if ('formula' in cell) {
+    const f = `<f>${xmlText(cell.formula)}</f>`;
+    const result = cell.result;
+    if (result === undefined) return `<c r="${ref}"${s}>${f}</c>`;
+    if (typeof result === 'number') return `<c r="${ref}"${s}>${f}<v>${numberText(result)}</v></c>`;
+    if (typeof result === 'boolean') return `<c r="${ref}"${s} t="b">${f}<v>${result ? 1 : 0}</v></c>`;
+    // A blank result is the empty string, as Excel caches a formula that returns "".
+    return `<c r="${ref}"${s} t="str">${f}<v>${xmlText(result ?? '')}</v></c>`;
+  }
+  if ('number' in cell) return `<c r="${ref}"${s}><v>${numberText(cell.number)}</v></c>`;
+  return `<c r="${ref}"${s} t="s"><v>${strings.id(cell.text)}</v></c>`;
+}
+
+function sheetXml(sheet: WriterSheet, styles: Styles, strings: SharedStrings): string {
+  const parts: string[] = [];
+  const x = sheet.frozenColumns;
+  const pane =
+    x > 0
+      ? `<pane xSplit="${x}" ySplit="1" topLeftCell="${columnName(x)}2" activePane="bottomRight" state="frozen"/><selection pane="bottomRight"/>`
+      : '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>';
+  parts.push(
+    `${XML}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetViews><sheetView workbookViewId="0">${pane}</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>`,
+  );
+  if (sheet.widths.length > 0) {
+    parts.push('<cols>');
+    sheet.widths.forEach((width, c) => {
+      parts.push(`<col min="${c + 1}" max="${c + 1}" width="${width}" customWidth="1"/>`);
+    });
+    parts.push('</cols>');
+  }
+  parts.push('<sheetData>');
+  const letters = Array.from({ length: sheet.columns }, (_, c) => columnName(c));
+  for (let r = 0; r < sheet.rows; r++) {
+    const row = r + 1;
+    let cells = '';
+    for (let c = 0; c < sheet.columns; c++) {
+      const cell = sheet.cell(r, c);
+      if (cell === null) continue;
+      cells += cellXml(`${letters[c]}${row}`, cell, styles.id(cell.format, r === 0), strings);
+    }
+    if (cells) parts.push(`<row r="${row}">${cells}</row>`);
+  }
+  parts.push('</sheetData></worksheet>');
+  return parts.join('');
+}
+
+function workbookXml(book: WriterBook): string {
+  const sheets = book.sheets
+    .map(
+      (sheet, i) =>
+        `<sheet name="${xmlText(sheet.name)}" sheetId="${i + 1}"${sheet.hidden ? ' state="hidden"' : ''} r:id="rId${i + 1}"/>`,
+    )
+    .join('');
+  const names = book.names.map(
+    ({ name, reference }) => `<definedName name="${xmlText(name)}">${xmlText(reference)}</definedName>`,
+  );
+  // The first visible sheet is the one shown on opening.
+  const active = Math.max(
+    0,
+    book.sheets.findIndex((sheet) => !sheet.hidden),
+  );
+  return `${XML}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr/><bookViews><workbookView activeTab="${active}" firstSheet="${active}"/></bookViews><sheets>${sheets}</sheets>${names.length ? `<definedNames>${names.join('')}</definedNames>` : ''}<calcPr calcId="191029" fullCalcOnLoad="1"/></workbook>`;
+}
+
+/** The package's parts by path, in the order they are zipped. */
+function parts(book: WriterBook): [string, string][] {
+  const styles = new Styles();
+  const strings = new SharedStrings();
+  const sheets = book.sheets.map((sheet, i): [string, string] => [
+    `xl/worksheets/sheet${i + 1}.xml`,
+    sheetXml(sheet, styles, strings),
+  ]);
+  const n = book.sheets.length;
+  const sheetRels = book.sheets
+    .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
+    .join('');
+  const overrides = book.sheets
+    .map(
+      (_, i) =>
+        `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+    )
+    .join('');
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return [
+    [
+      '[Content_Types].xml',
+      `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${overrides}<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `${XML}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>`,
+    ],
+    [
+      'docProps/core.xml',
+      `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${xmlText(book.title)}</dc:title><dc:creator>${xmlText(book.creator)}</dc:creator><dcterms:created xsi:type="dcterms:W3CDTF">${now}</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">${now}</dcterms:modified></cp:coreProperties>`,
+    ],
+    ['xl/workbook.xml', workbookXml(book)],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `${XML}<Relationships xmlns="${PKG_REL}">${sheetRels}<Relationship Id="rId${n + 1}" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rId${n + 2}" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    ],
+    ...sheets,
+    // Written after the sheets, which fill them.
+    ['xl/styles.xml', styles.xml()],
+    ['xl/sharedStrings.xml', strings.xml()],
+  ];
+}
+
+/** Writes the book as XLSX bytes. */
+export async function writeXlsx(book: WriterBook): Promise<Uint8Array> {
+  const encoder = new TextEncoder();
+  const files = await Promise.all(
+    parts(book).map(async ([path, text]) => {
+      const data = encoder.encode(text);
+      return { path: encoder.encode(path), data, crc: crc32(data), deflated: await deflateRaw(data) };
+    }),
+  );
+  return zip(files);
+}
+
+async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < data.length; i++) crc = (CRC_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+interface ZipEntry {
+  path: Uint8Array;
+  data: Uint8Array;
+  crc: number;
+  deflated: Uint8Array;
+}
+
+/** A ZIP archive of deflated entries (no ZIP64: an export stays far below 4 GB). */
+function zip(files: ZipEntry[]): Uint8Array {
+  const local: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  // 1980-01-01 00:00, the earliest DOS time: the bytes do not depend on the clock.
+  const time = 0;
+  const date = (0 << 9) | (1 << 5) | 1;
+  for (const file of files) {
+    const head = new DataView(new ArrayBuffer(30));
+    head.setUint32(0, 0x04034b50, true);
+    head.setUint16(4, 20, true);
+    head.setUint16(6, 0x0800, true);
+    head.setUint16(8, 8, true);
+    head.setUint16(10, time, true);
+    head.setUint16(12, date, true);
+    head.setUint32(14, file.crc, true);
+    head.setUint32(18, file.deflated.length, true);
+    head.setUint32(22, file.data.length, true);
+    head.setUint16(26, file.path.length, true);
+    head.setUint16(28, 0, true);
+    local.push(new Uint8Array(head.buffer), file.path, file.deflated);
+    const entry = new DataView(new ArrayBuffer(46));
+    entry.setUint32(0, 0x02014b50, true);
+    entry.setUint16(4, 20, true);
+    entry.setUint16(6, 20, true);
+    entry.setUint16(8, 0x0800, true);
+    entry.setUint16(10, 8, true);
+    entry.setUint16(12, time, true);
+    entry.setUint16(14, date, true);
+    entry.setUint32(16, file.crc, true);
+    entry.setUint32(20, file.deflated.length, true);
+    entry.setUint32(24, file.data.length, true);
+    entry.setUint16(28, file.path.length, true);
+    entry.setUint32(42, offset, true);
+    central.push(new Uint8Array(entry.buffer), file.path);
+    offset += 30 + file.path.length + file.deflated.length;
+  }
+  const centralSize = central.reduce((n, part) => n + part.length, 0);
+  const end = new DataView(new ArrayBuffer(22));
+  end.setUint32(0, 0x06054b50, true);
+  end.setUint16(8, files.length, true);
+  end.setUint16(10, files.length, true);
+  end.setUint32(12, centralSize, true);
+  end.setUint32(16, offset, true);
+  const all = [...local, ...central, new Uint8Array(end.buffer)];
+  const out = new Uint8Array(all.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of all) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
