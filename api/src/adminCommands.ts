@@ -4,7 +4,7 @@
  */
 import type { Tier } from '@topline/contract';
 import type { Db } from './db';
-import { allowSignup, findUserByEmail, setTier } from './services/users';
+import { allowSignup, findUserByEmail, setTier } from './services/accounts/users';
 
 export const ADMIN_USAGE = `usage:
   npm run admin -- allow EMAIL                                   let EMAIL sign up (they had the live demo)

@@ -1,54 +1,33 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import { ApiError, type ErrorBody } from '@topline/contract';
+import { ApiError, type ErrorBody, unavailable } from '@topline/contract';
 import Koa from 'koa';
 import helmet from 'koa-helmet';
-import serve from 'koa-static';
 import type { Config } from './config';
-import type { Db } from './db';
+import { databaseReady } from './db';
+import type { AppDeps, Services } from './deps';
+import { clientAddress } from './http/clientAddress';
 import type { AppState } from './http/context';
-import type { Logger } from './logger';
+import { serveWebBuild } from './http/webBuild';
+import { webRuntimeConfig } from './http/webConfig';
+import { requestIdFrom, requestIdStore } from './logger';
 import { accountRoutes } from './routes/accounts';
 import { billingRoutes, webhookRawBody } from './routes/billing';
+import { comparisonRoutes } from './routes/comparison';
 import { explainCalls } from './routes/explain';
 import { historyRoutes } from './routes/history';
 import { planRoutes } from './routes/plans';
 import { screenRoutes } from './routes/screens';
+import { snapshotRoutes } from './routes/snapshots';
 import { spreadsheetRoutes } from './routes/spreadsheet';
 import { todoRoutes } from './routes/todos';
 import { xlsxRoutes } from './routes/xlsx';
-import { AccessCache } from './services/accessCache';
-import { accessWrites, writesAccess } from './services/accessWrites';
-import type { Mailer } from './services/mail';
-import { TokenSigner } from './services/tokens';
-import { WorkbookCache } from './services/workbooks';
-
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  logger: Logger;
-  /** The clock; tests move it to check expiry. */
-  now?: () => Date;
-  /** Folder of the web build to serve next to the API, if it exists. */
-  webDist?: string;
-  /** The workbook cache; one is made when not given. */
-  workbooks?: WorkbookCache;
-  /**
-   * The access cache. It keeps nothing until it is told of the database's changes (`listenForChanges`), so an app
-   * made without a listening one reads access from the database on every call.
-   */
-  accessCache?: AccessCache;
-}
-
-/** Everything a route needs, built once per app. */
-export interface Services extends Required<Omit<AppDeps, 'webDist' | 'workbooks' | 'accessCache'>> {
-  tokens: TokenSigner;
-  workbooks: WorkbookCache;
-  accessCache: AccessCache;
-}
+import { AccessCache } from './services/access/accessCache';
+import { TokenSigner } from './services/accounts/tokens';
+import { WorkbookCache } from './services/workbooks/workbooks';
 
 /** Builds the Koa app; `server.ts` only listens, tests drive `app.callback()`. */
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -62,34 +41,30 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     workbooks: deps.workbooks ?? new WorkbookCache(),
     accessCache: deps.accessCache ?? new AccessCache(),
   };
-  // A write through this process to what access decisions are made of drops what the access cache keeps at once,
-  // without waiting for the database's notification; writes in a transaction are covered again when the request that
-  // made them ends (below).
-  deps.db.on(
-    'query-response',
-    (_response: unknown, query: { method?: string; sql?: string }, builder?: { queryContext?: () => unknown }) => {
-      if (!writesAccess(query, builder)) return;
-      services.accessCache.invalidate();
-      const request = accessWrites.getStore();
-      if (request) request.wrote = true;
-    },
-  );
   const app = new Koa<AppState>();
-  app.proxy = true;
-  // Only the address the nearest proxy saw: a client cannot forge its way past per-client limits with X-Forwarded-For.
-  app.maxIpsCount = 1;
+  // Koa reads no X-Forwarded-* header itself: the client's address is decided below, from TRUST_PROXY alone.
+  app.proxy = false;
   // A client that hangs up mid-answer is not a server failure.
   app.on('error', (error: { code?: string }) => {
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
     deps.logger.error('response failed', error);
   });
 
-  // The one error middleware, first in the chain: every failure leaves as {title, message}.
+  // Each answer names its request (the caller's well-formed X-Request-Id, else a new one), and so does every log line
+  // written while answering it.
+  app.use((ctx, next) => {
+    const requestId = requestIdFrom(ctx.get('X-Request-Id') || undefined);
+    ctx.set('X-Request-Id', requestId);
+    return requestIdStore.run(requestId, next);
+  });
+
+  // The one error middleware: every failure leaves as {title, message}.
   app.use(async (ctx, next) => {
     const started = performance.now();
-    const writes = { wrote: false };
+    // The one client address of this request, which `ctx.ip` answers from here on (limits, logs).
+    ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For'), deps.config.TRUST_PROXY);
     try {
-      await accessWrites.run(writes, next);
+      await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
         ctx.status = 404;
         ctx.body = { title: 'Not Found', message: 'no such call', code: 'not_found' } satisfies ErrorBody;
@@ -106,7 +81,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
           code: 'invalid',
         } satisfies ErrorBody;
       } else {
-        deps.logger.error(`${ctx.method} ${ctx.path} failed`, error);
+        deps.logger.error(`${ctx.method} ${ctx.path} from ${ctx.ip} failed`, error);
         ctx.status = 500;
         ctx.body = {
           title: 'Internal Error',
@@ -115,10 +90,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         } satisfies ErrorBody;
       }
     } finally {
-      // Whatever this request wrote is committed by now: nothing kept from before it may answer the next one.
-      if (writes.wrote) services.accessCache.invalidate();
       const ms = (performance.now() - started).toFixed(1);
-      if (ctx.path.startsWith('/api/')) deps.logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${ms}ms`);
+      // The path without its query string, which may carry a token (a sign-in or download link).
+      if (ctx.path.startsWith('/api/'))
+        deps.logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${ms}ms`, {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Number(ms),
+        });
     }
   });
 
@@ -133,38 +113,42 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   api.get('/health', (ctx) => {
     ctx.body = { data: { ok: true } };
   });
+  // Whether this process can serve: its database answers and has every migration it needs.
+  api.get('/ready', async (ctx) => {
+    if (!(await databaseReady(deps.db))) throw unavailable('the database is unreachable or not migrated');
+    ctx.body = { data: { ok: true } };
+  });
   accountRoutes(api, services);
   billingRoutes(api, services);
   planRoutes(api, services);
   screenRoutes(api, services);
   todoRoutes(api, services);
   historyRoutes(api, services);
+  snapshotRoutes(api, services);
+  comparisonRoutes(api, services);
   explainCalls(api, services);
   xlsxRoutes(api, services);
   spreadsheetRoutes(api, services);
   app.use(api.routes());
   app.use(api.allowedMethods());
 
-  // The web app's runtime configuration; what is not configured keeps the web's own defaults.
+  // The web app's runtime configuration: public settings only, and a link that is not set is left out.
+  const runtimeConfig = webRuntimeConfig(deps.config);
+  const runtimeConfigEtag = `"${createHash('sha256').update(runtimeConfig).digest('base64url').slice(0, 27)}"`;
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/config.js') return next();
     ctx.type = 'application/javascript';
+    // Asked for on every page load: the browser keeps it and revalidates it by its ETag.
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = webRuntimeConfig(deps.config);
+    ctx.etag = runtimeConfigEtag;
+    // `fresh` compares validators only on a successful answer.
+    ctx.status = 200;
+    if (ctx.fresh) ctx.status = 304;
+    else ctx.body = runtimeConfig;
   });
 
   const webDist = deps.webDist;
-  if (webDist && existsSync(join(webDist, 'index.html'))) {
-    app.use(serve(webDist, { index: 'index.html' }));
-    // The web app routes in the browser: unknown non-API paths get its index page.
-    app.use(async (ctx, next) => {
-      await next();
-      if (ctx.status === 404 && ctx.method === 'GET' && !ctx.path.startsWith('/api/')) {
-        ctx.type = 'html';
-        ctx.body = createReadStream(join(webDist, 'index.html'));
-      }
-    });
-  }
+  if (webDist && existsSync(join(webDist, 'index.html'))) app.use(serveWebBuild(webDist));
   return app;
 }
 
@@ -173,8 +157,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
  * its own files and /config.js, which is served above as a script file. What it allows beyond 'self', and why:
  * - style-src 'unsafe-inline': Plotly and AG Grid inject <style> elements, and React writes style attributes;
  * - accounts.google.com/gsi: Google Identity Services for "Sign in with Google" (its script, style, frame and calls);
- * - img-src data: blob: https:: plan icons are data URLs, a chosen icon is previewed from a blob, blog thumbnails and
- *   customer photos live on other sites; frame-src https:: Home embeds the benchmark charts' pages.
+ * - img-src data: blob: https:: AG Grid's styles draw with data URLs, plan icons are shown from blobs (fetched with
+ *   the bearer token, which an <img> does not send) as is a chosen icon's preview, blog thumbnails and customer
+ *   photos live on other sites; frame-src https:: Home embeds the benchmark charts' pages.
  * Only the app's own pages may frame it (frame-ancestors 'self', X-Frame-Options SAMEORIGIN): Home embeds the
  * benchmark pages it serves (/benchmarks/*.html); no other site can. Popups keep their opener, as Google's token
  * client needs. HSTS and upgrade-insecure-requests only when PUBLIC_URL is https, so that a local run over plain http
@@ -207,14 +192,6 @@ function securityHeaders(config: Config): Koa.Middleware {
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'sameorigin' },
   });
-}
-
-/** `window.TOPLINE_CONFIG` for the browser: only public values (a client id, a booking link), never a secret. */
-export function webRuntimeConfig(config: Config): string {
-  const given: Record<string, string> = {};
-  if (config.DEMO_BOOKING_URL) given.demoBookingUrl = config.DEMO_BOOKING_URL;
-  if (config.GOOGLE_CLIENT_ID) given.googleClientId = config.GOOGLE_CLIENT_ID;
-  return `window.TOPLINE_CONFIG = Object.assign(window.TOPLINE_CONFIG || {}, ${JSON.stringify(given)});\n`;
 }
 
 function isClientError(error: unknown): error is { status: number; message: string } {

@@ -26,6 +26,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir, APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
   });
 
+  it('believes X-Forwarded-For from no proxy unless TRUST_PROXY names some, and stops on a bad one', () => {
+    expect(loadConfig({ DATA_DIR: dir }).TRUST_PROXY).toEqual([]);
+    const trusted = loadConfig({ DATA_DIR: dir, TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,::ffff:172.16.0.0/108' });
+    expect(trusted.TRUST_PROXY.map((range) => `${range.address.toString()}/${range.bits}`)).toEqual([
+      '127.0.0.1/32',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '172.16.0.0/12',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: '10.0.0.0/8,proxy.local' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: '10.0.0.0/8,proxy.local' })).toThrow(
+      /TRUST_PROXY: "proxy.local" is not an IP address/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
+  });
+
   it("checks Google ID tokens against Google's keys unless told otherwise, and leaves Google sign-in off", () => {
     const config = loadConfig({ DATA_DIR: dir });
     expect(config.GOOGLE_CLIENT_ID).toBeUndefined();

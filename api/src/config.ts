@@ -2,6 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies } from './http/clientAddress';
+import {
+  contactLink,
+  type LandingContent,
+  readLandingContent,
+  SAMPLE_LANDING_CONTENT,
+  webLink,
+} from './http/webConfig';
 
 const optionalUrl = z.url().optional();
 
@@ -38,13 +46,60 @@ export const envSchema = z.object({
     .optional(),
   /** Where e-mailed links point; unset follows PORT on localhost. */
   PUBLIC_URL: z.url().optional(),
-  DEMO_BOOKING_URL: optionalUrl,
+  /** The outside links the web shows (README.md's table); an unset one is not shown anywhere. */
+  DEMO_BOOKING_URL: webLink('DEMO_BOOKING_URL').optional(),
+  CONTACT_URL: contactLink('CONTACT_URL').optional(),
+  MARKETING_SITE_JA_URL: webLink('MARKETING_SITE_JA_URL').optional(),
+  MARKETING_SITE_EN_URL: webLink('MARKETING_SITE_EN_URL').optional(),
+  KNOWLEDGE_URL: webLink('KNOWLEDGE_URL').optional(),
+  HELP_URL: webLink('HELP_URL').optional(),
+  FEEDBACK_URL: webLink('FEEDBACK_URL').optional(),
+  INDUSTRY_DATABASE_URL: webLink('INDUSTRY_DATABASE_URL').optional(),
+  BLOG_URL: webLink('BLOG_URL').optional(),
+  SOCIAL_URL: webLink('SOCIAL_URL').optional(),
+  /** The addresses the legal pages give; an unset one leaves its line out. */
+  SUPPORT_EMAIL: z.email({ error: 'SUPPORT_EMAIL must be an e-mail address' }).optional(),
+  PRIVACY_EMAIL: z.email({ error: 'PRIVACY_EMAIL must be an e-mail address' }).optional(),
+  /** The landing page's content (a JSON file: `http/webConfig.ts`); unset is the sample in fixtures/landing. */
+  LANDING_CONTENT: z.string().min(1).optional(),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .positive()
     .default(24 * 14),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().positive().default(60),
+  /** Days an invitation link lives; the owner's resend makes a new one. */
+  INVITATION_TTL_DAYS: z.coerce.number().positive().max(365).default(14),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  /**
+   * `json`: one JSON object a line with the request id, for a service's log collector; unset is `json` when NODE_ENV
+   * is production, else plain text for a terminal.
+   */
+  LOG_FORMAT: z.enum(['text', 'json']).optional(),
+  NODE_ENV: z.string().optional(),
+  /** `false` leaves the schema to `npm run migrate` (a deployment that migrates once, before it starts processes). */
+  MIGRATE_AT_START: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((text) => text === 'true'),
+  /** The built web app the built server serves (`npm run serve`); unset is the repository's `web/dist`. */
+  WEB_DIST: z.string().min(1).optional(),
+  /** On SIGTERM, how long answers in progress and queued plan writes may take before the process gives up on them. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * The proxies in front of the API (addresses or CIDR networks, comma-separated) whose X-Forwarded-For is believed;
+   * unset believes none, and the socket's address is the client's (`http/clientAddress.ts`).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      try {
+        return parseTrustedProxies(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -53,6 +108,8 @@ export interface Config extends Omit<Env, 'APP_SECRET' | 'DATA_DIR' | 'PUBLIC_UR
   DATA_DIR: string;
   APP_SECRET: string;
   PUBLIC_URL: string;
+  /** The file `LANDING_CONTENT` names, read and checked at start. */
+  landingContent: LandingContent;
 }
 
 /** Raised when an environment variable has a value the API cannot use; the message names the variable. */
@@ -77,11 +134,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   const dataDir = resolve(parsed.data.DATA_DIR);
+  let landingContent: LandingContent;
+  try {
+    landingContent = readLandingContent(resolve(parsed.data.LANDING_CONTENT ?? SAMPLE_LANDING_CONTENT));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
   return {
     ...parsed.data,
     DATA_DIR: dataDir,
     APP_SECRET: parsed.data.APP_SECRET ?? appSecretIn(dataDir),
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+    landingContent,
   };
 }
 

@@ -10,6 +10,24 @@ import { DataDirInUse, type DataLock, lockDataDir } from './dataLock';
 
 export type Db = Knex;
 
+/**
+ * knex-pglite names a statement's command after knex's method (`DEL` for a delete, `COUNTER` for an increment), where
+ * knex's PostgreSQL client looks for `DELETE` and `UPDATE` to answer with the row count: on PGlite such a statement
+ * answered the raw result, so a check such as "nothing was deleted" never held. The methods are named as the commands
+ * PostgreSQL names.
+ */
+const COMMAND_OF: Record<string, string> = { del: 'delete', counter: 'update' };
+type QueryObject = { method?: string };
+const PgLiteBase = ClientPgLite as unknown as new (
+  config: Knex.Config,
+) => Knex.Client & { processResponse(obj: QueryObject, runner: unknown): unknown };
+class PgLiteClient extends PgLiteBase {
+  override processResponse(obj: QueryObject, runner: unknown): unknown {
+    const method = obj.method === undefined ? undefined : COMMAND_OF[obj.method];
+    return super.processResponse(method ? { ...obj, method } : obj, runner);
+  }
+}
+
 export interface DbOptions {
   /** PostgreSQL connection string; when unset an embedded PGlite database is used. */
   databaseUrl?: string | undefined;
@@ -19,6 +37,8 @@ export interface DbOptions {
   schema?: string;
   /** Who opens the embedded database, as its lock file says (`dataLock.ts`); `server` unless told. */
   role?: 'server' | 'admin';
+  /** Where the driver's own warnings go (a pooled connection lost, say); unset is knex's console output. */
+  log?: Knex.Config['log'];
 }
 
 /** How each open database is reached, for `listenForChanges`. */
@@ -30,75 +50,12 @@ const locks = new WeakMap<Db, DataLock>();
 const ours = (payload: string | undefined, schema: string) =>
   !payload?.includes('.') || payload.startsWith(`${schema}.`);
 
-/**
- * Tells the listener of one notification of this schema: a plan's new version (migration 011), or a change.
- * `elsewhere`: the notifying session was not one of this process's (another API process, an admin command).
- */
-function notify(listener: ChangeListener, payload: string | undefined, schema: string, elsewhere: boolean): void {
+/** Tells the listener of one notification of this schema: a plan's new version (migration 011), or a change. */
+function notify(listener: ChangeListener, payload: string | undefined, schema: string): void {
   if (!ours(payload, schema)) return;
   const version = /\.plan_version:(\d+):(\d+)$/.exec(payload ?? '');
-  if (version) listener.planVersion(Number(version[1]), Number(version[2]), elsewhere);
+  if (version) listener.planVersion(Number(version[1]), Number(version[2]));
   else listener.changed();
-}
-
-/**
- * The PostgreSQL sessions (backend process ids) of each open database's pool, from their connection to their end: a
- * notification sent by one of them reports a write of this process.
- */
-const poolSessions = new WeakMap<Db, Set<number>>();
-
-/** The pool's events `trackSessions` hears (tarn's), with the `pg` client each is about. */
-type PoolEvents = {
-  on(event: 'createSuccess' | 'destroySuccess', handler: (id: number, client: { processID: number }) => void): void;
-};
-
-/** Marks the transactions of `transactionBeginAhead` in the config knex hands to its client. */
-const BEGIN_AHEAD = Symbol('topline.beginAhead');
-
-/** What `beginAhead` needs of knex's transaction: its `begin`, which sends BEGIN and resolves once it is answered. */
-interface KnexTransaction {
-  begin(connection: unknown): Promise<unknown>;
-}
-
-/**
- * Lets a PostgreSQL database's transactions send BEGIN without waiting for its answer (`transactionBeginAhead`): on
- * the pipelined connection the transaction's first statement follows it at once, and the two cost one round trip.
- * If BEGIN fails, knex marks the transaction completed and rejects it (its `query`), so nothing is sent after the
- * first statement's answer, which comes after BEGIN's.
- */
-function beginAhead(db: Db): void {
-  const client = db.client as { transaction(container: unknown, config?: object, outerTx?: unknown): unknown };
-  const transaction = client.transaction.bind(client);
-  client.transaction = (container, config, outerTx) => {
-    const trx = transaction(container, config, outerTx) as KnexTransaction;
-    if (config && BEGIN_AHEAD in config && !outerTx) {
-      const begin = trx.begin.bind(trx);
-      trx.begin = (connection) => {
-        // Knex's own query: a failure rejects the transaction and completes it; the promise itself resolves.
-        void begin(connection);
-        return Promise.resolve();
-      };
-    }
-    return trx;
-  };
-}
-
-/**
- * `db.transaction(body)` whose BEGIN goes out with the body's first statement, without a round trip of its own (on
- * PostgreSQL; elsewhere a transaction as any other). For a body whose first statement is a read that it awaits before
- * it sends anything else: were BEGIN refused, that read alone would have run outside the transaction.
- */
-export function transactionBeginAhead<T>(db: Db, body: (trx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(body, { [BEGIN_AHEAD]: true } as Knex.TransactionConfig);
-}
-
-/** Keeps `poolSessions` of a PostgreSQL database as its pool opens and closes connections. */
-function trackSessions(db: Db): void {
-  const sessions = new Set<number>();
-  poolSessions.set(db, sessions);
-  const pool = (db.client as { pool?: PoolEvents }).pool;
-  pool?.on('createSuccess', (_id, client) => sessions.add(client.processID));
-  pool?.on('destroySuccess', (_id, client) => sessions.delete(client.processID));
 }
 
 /**
@@ -111,14 +68,12 @@ export function openDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     const db = knexFactory({
       client: 'pg',
-      // Pipelined: a statement sent while the connection awaits another's answer goes out at once (`runGroup`).
-      connection: { connectionString: options.databaseUrl, pipeline: true } as Knex.PgConnectionConfig,
+      connection: { connectionString: options.databaseUrl },
       pool: { min: 0, max: 10 },
       ...(searchPath ? { searchPath } : {}),
+      ...(options.log ? { log: options.log } : {}),
     });
-    connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? 'public' });
-    trackSessions(db);
-    beginAhead(db);
+    connections.set(db, { databaseUrl: options.databaseUrl, schema: options.schema ?? '' });
     return db;
   }
   let lock: DataLock | undefined;
@@ -135,7 +90,7 @@ export function openDb(options: DbOptions): Db {
   }
   const connection = { pglite } as Knex.PgConnectionConfig;
   const db = knexFactory({
-    client: ClientPgLite,
+    client: PgLiteClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
     connection,
     ...(searchPath ? { searchPath } : {}),
@@ -188,41 +143,23 @@ export const dataLockOf = (db: Db): DataLock | undefined => locks.get(db);
 export interface ChangeListener {
   /** A committed change to a table that decides plan access (migrations/002_change_notifications.ts). */
   changed(): void;
-  /**
-   * A committed write that changed nothing of a plan but its version (migrations/011_plan_version_notifications.ts);
-   * `elsewhere` when another process made it (PostgreSQL only: PGlite is this process's alone).
-   */
-  planVersion(planId: number, version: number, elsewhere: boolean): void;
+  /** A committed write that changed nothing of a plan but its version (migrations/011_plan_version_notifications.ts). */
+  planVersion(planId: number, version: number): void;
   /** Notifications may have been missed from here on, until `changed` is called again after a reconnect. */
   lost(): void;
 }
 
 /**
- * Listens for the database's change notifications, whichever process made the change: `access` hears of them all,
- * `versions` (the workbook cache) of plans' new versions too. PGlite tells its listeners before the committing query
- * resolves; PostgreSQL tells them on a connection of their own, which is reopened (after `lost`) whenever it drops.
- * Answers a function that stops listening.
+ * Listens for the database's change notifications, whichever process made the change. PGlite tells its listener
+ * before the committing query resolves; PostgreSQL tells it on a connection of its own, which is reopened (after
+ * `lost`) whenever it drops. Answers a function that stops listening.
  */
-export async function listenForChanges(
-  db: Db,
-  access: ChangeListener,
-  versions?: Pick<ChangeListener, 'planVersion'>,
-): Promise<() => Promise<void>> {
-  const listener: ChangeListener = versions
-    ? {
-        changed: () => access.changed(),
-        lost: () => access.lost(),
-        planVersion: (planId, version, elsewhere) => {
-          access.planVersion(planId, version, elsewhere);
-          versions.planVersion(planId, version, elsewhere);
-        },
-      }
-    : access;
+export async function listenForChanges(db: Db, listener: ChangeListener): Promise<() => Promise<void>> {
   const connection = connections.get(db);
   if (!connection) throw new Error('the database was not opened by openDb');
   if ('pglite' in connection) {
     const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) =>
-      notify(listener, payload, connection.schema, false),
+      notify(listener, payload, connection.schema),
     );
     return async () => {
       if (!connection.pglite.closed) await unlisten();
@@ -231,6 +168,8 @@ export async function listenForChanges(
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  // The schema whose tables this process uses: the one it was opened on, else the one its URL's search_path names.
+  let schema = connection.schema || 'public';
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: connection.databaseUrl });
     const drop = () => {
@@ -244,12 +183,15 @@ export async function listenForChanges(
     next.on('end', drop);
     next.on('notification', (message) => {
       if (message.channel !== CHANGES_CHANNEL) return;
-      const elsewhere = !poolSessions.get(db)?.has(message.processId);
-      notify(listener, message.payload, connection.schema, elsewhere);
+      notify(listener, message.payload, schema);
     });
     client = next;
     try {
       await next.connect();
+      if (!connection.schema) {
+        const { rows } = await next.query<{ schema: string | null }>('SELECT current_schema() AS schema');
+        schema = rows[0]?.schema ?? 'public';
+      }
       await next.query(`LISTEN ${CHANGES_CHANNEL}`);
     } catch (error) {
       drop();
@@ -283,4 +225,28 @@ const migrationSource: Knex.MigrationSource<{ name: string; migration: Knex.Migr
 export async function migrateLatest(db: Db, schema?: string): Promise<void> {
   if (schema) await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
   await db.migrate.latest({ migrationSource, ...(schema ? { schemaName: schema } : {}) });
+}
+
+/**
+ * Whether the database answers within `timeoutMs` and every migration this build knows has run in it: what a load
+ * balancer asks before it sends a process requests (`GET /api/v1/ready`).
+ */
+export async function databaseReady(db: Db, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  // The migrations table unqualified: a schema of its own (tests) is on the connection's search path.
+  const check = db('knex_migrations')
+    .select('name')
+    .then((rows: { name: string }[]) => {
+      const done = new Set(rows.map((row) => row.name));
+      return migrations.every((entry) => done.has(entry.name));
+    })
+    .catch(() => false);
+  try {
+    return await Promise.race([check, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -130,9 +130,8 @@ function distinctWrites(planId: number, caseId: number): Write[] {
 
 /**
  * Sends `writes` from `workers` concurrent senders until `killAfter` are acknowledged, then kills the process with
- * SIGKILL as the next write goes out, while the others are in flight. (Killed as an answer arrives instead, the
- * other writers' answers may all be on their way already: a group commit answers its writes together.) Answers the
- * writes acknowledged and those sent but not acknowledged.
+ * SIGKILL as the next write goes out, while the others are in flight. Answers the writes acknowledged and those sent
+ * but not acknowledged.
  */
 async function writeUntilKilled(api: ApiProcess, token: string, writes: Write[], killAfter: number, workers = 6) {
   const acknowledged: Write[] = [];

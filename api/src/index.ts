@@ -2,5 +2,6 @@
  * @topline/api: the Koa app. The wire contract lives in @topline/contract; the server entry points are `start.ts`
  * (npm start) and `admin.ts` (npm run admin).
  */
-export { type AppDeps, createApp } from './app';
+export { createApp } from './app';
 export type { Config } from './config';
+export type { AppDeps } from './deps';

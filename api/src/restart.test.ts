@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty } from './seed';
-import { importPlanFile } from './services/planFile';
+import { importPlanFile } from './services/plans/planFile';
 import { startTestApi } from './testing/harness';
 
 const FIXTURES = resolve(import.meta.dirname, '..', '..', 'fixtures');

@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Db } from './db';
-import { hashPassword } from './services/passwords';
-import { allowSignup, setTier, type UserRow } from './services/users';
+import { hashPassword } from './services/accounts/passwords';
+import { allowSignup, setTier, type UserRow } from './services/accounts/users';
 
 const demoAccountSchema = z.object({
   email: z.email(),

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 /**
  * How long an idle keep-alive connection stays open. Longer than the idle timeout of the proxies and load balancers in
@@ -15,4 +15,32 @@ export function listen(handler: RequestListener, port: number, host?: string): P
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * Stops a server the way a service stops on SIGTERM: it takes no new connection, every request it has started is
+ * answered (and its connection then closed), and `settled` (queued plan writes) is awaited; after `timeoutMs` the
+ * connections left are cut. Resolves true when everything finished in time.
+ */
+export async function drain(server: Server, timeoutMs: number, settled: () => Promise<void>): Promise<boolean> {
+  // Answers written from now on close their connection, so that a keep-alive client moves on to another process.
+  server.on('request', (_request, response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+  });
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A connection whose answer was already on its way when the drain began goes idle afterwards: closed as it does.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    const finished = await Promise.race([closed.then(settled).then(() => true), late]);
+    if (!finished) server.closeAllConnections();
+    return finished;
+  } finally {
+    clearInterval(idle);
+    clearTimeout(timer);
+  }
 }

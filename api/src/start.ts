@@ -7,9 +7,9 @@ import { listenForChanges } from './db';
 import { openRuntime } from './runtime';
 import { seedIfEmpty } from './seed';
 import { listen } from './server';
-import { AccessCache } from './services/accessCache';
-import { importPlanFile } from './services/planFile';
-import { WorkbookCache } from './services/workbooks';
+import { AccessCache } from './services/access/accessCache';
+import { importPlanFile } from './services/plans/planFile';
+import { WorkbookCache } from './services/workbooks/workbooks';
 
 /** `npm start`: migrate, seed an empty database, then serve the web build and the API on one port. */
 async function main(): Promise<void> {
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const seed = await seedIfEmpty(db, resolve(root, 'fixtures'), importPlanFile, new Date());
   const accessCache = new AccessCache();
   const workbooks = new WorkbookCache();
-  const unlisten = await listenForChanges(db, accessCache, workbooks);
+  const unlisten = await listenForChanges(db, accessCache);
   const app = createApp({ db, config, mailer, logger, accessCache, workbooks, webDist: resolve(root, 'web', 'dist') });
   const server = await listen(app.callback(), config.PORT);
   const address = server.address();

@@ -1,7 +1,7 @@
 import { unauthorized } from '@topline/contract';
 import type { Next } from 'koa';
-import type { Services } from '../app';
-import { findUserById } from '../services/users';
+import type { Services } from '../deps';
+import { findUserById } from '../services/accounts/users';
 import type { AppContext } from './context';
 
 async function verifiedClaims(services: Services, ctx: AppContext) {

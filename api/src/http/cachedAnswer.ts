@@ -69,7 +69,7 @@ export async function sendCached(ctx: AppContext, answer: CachedAnswer): Promise
 }
 
 /** Sends a cached answer if nothing needs waiting for (its gzip, when wanted, is made); answers whether it did. */
-export function sendCachedNow(ctx: AppContext, answer: CachedAnswer): boolean {
+function sendCachedNow(ctx: AppContext, answer: CachedAnswer): boolean {
   const wantsGzip = answer.json.length >= MIN_GZIP_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
   if (!wantsGzip) send(ctx, answer.json, null);
   else if (answer.gzipped) send(ctx, answer.gzipped, 'gzip');

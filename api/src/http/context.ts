@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { UserRow } from '../services/users';
+import type { UserRow } from '../services/accounts/users';
 
 export interface AppState {
   user?: UserRow;

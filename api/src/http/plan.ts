@@ -1,6 +1,6 @@
 import { PLAN_VERSION_HEADER, planVersionOf } from '@topline/contract';
-import type { Services } from '../app';
-import { loadSignedInFacts, type PlanAccess, planAccess, signedInAccess } from '../services/access';
+import type { Services } from '../deps';
+import { loadSignedInFacts, type PlanAccess, planAccess, signedInAccess } from '../services/access/access';
 import { type AppContext, currentUser } from './context';
 
 /**
@@ -21,7 +21,6 @@ export async function planFor(services: Services, ctx: AppContext, planId: numbe
     access = signedIn.access;
   } else access = await planAccess(services.db, currentUser(ctx), planId, services.now());
   ctx.set(PLAN_VERSION_HEADER, String(access.plan.version));
-  access.seen = seen;
   access.served = (version) => ctx.set(PLAN_VERSION_HEADER, String(version));
   access.changed = (version, edits) => {
     ctx.set(PLAN_VERSION_HEADER, String(version));

@@ -8,19 +8,31 @@ import {
   type AnswerOf,
   AREAS,
   hasEdit,
+  IDEMPOTENCY_KEY_HEADER,
   type InputOf,
+  idempotencyKeyOf,
   type Needs,
   noPermission,
+  PLAN_VERSION_HEADER,
   type RouteName,
   requestSchema,
   routes,
   type Scope,
 } from '@topline/contract';
 import type { Middleware } from 'koa';
-import type { Services } from '../app';
-import { type PlanAccess, requireOwner, requireScope, requireWritable } from '../services/access';
-import { changeActor } from '../services/changes';
-import type { UserRow } from '../services/users';
+import type { Services } from '../deps';
+import { type PlanAccess, requireOwner, requireScope, requireWritable } from '../services/access/access';
+import type { UserRow } from '../services/accounts/users';
+import { changeActor } from '../services/plans/changes';
+import {
+  answered,
+  type KeyedWrite,
+  KeyTaken,
+  keyedWrite,
+  recordAnswer,
+  runKeyed,
+  type StoredAnswer,
+} from '../services/requests/idempotency';
 import { requireToken, requireUser } from './auth';
 import { type AppContext, type AppState, currentUser } from './context';
 import { planFor } from './plan';
@@ -68,6 +80,10 @@ export function handle<N extends RouteName>(
     needs.kind === 'owner' || needs.kind === 'every_area' || needs.kind === 'editor' || needs.kind === 'scope';
   const auth = needs.kind === 'public' ? [] : planScoped ? [requireToken(services)] : [requireUser(services)];
   const operation = route.method === 'GET' ? 'read' : 'write';
+  // Any write but one to an area's inputs may change who may do what (accounts, tiers, members, plans made or
+  // deleted): it drops the access decisions this process keeps once it has written, before it answers. Other
+  // processes hear of it from the database (`AccessCache`).
+  const changesAccess = operation === 'write' && needs.kind !== 'scope' && needs.kind !== 'editor';
 
   const run = async (ctx: AppContext) => {
     const schema = requestSchema(name, services.now());
@@ -85,15 +101,59 @@ export function handle<N extends RouteName>(
     } else {
       call = { ctx, input, user: needs.kind === 'public' ? (undefined as unknown as UserRow) : currentUser(ctx) };
     }
+    // A signed-in caller's write under an Idempotency-Key is applied once: a retry is answered what the first try was,
+    // once the caller's rights have been checked again above.
+    const key = operation === 'write' && call.user ? idempotencyKeyOf(ctx.get(IDEMPOTENCY_KEY_HEADER)) : null;
+    const keyed = key === null ? null : keyedWrite(call.user.id, key, name, input);
+    if (keyed) {
+      const earlier = await answered(services.db, keyed);
+      if (earlier) return replay(ctx, earlier);
+    }
     ctx.status = route.status ?? 200;
     // What the handler writes to a plan's inputs is recorded as a change by this caller, through this route.
     const actor = { userId: call.user?.id ?? null, action: route.path };
-    const answer = await changeActor.run(actor, () => (handler as (call: Call<N> | PlanCall<N>) => Result<N>)(call));
+    const runHandler = () =>
+      changeActor.run(actor, () => (handler as (call: Call<N> | PlanCall<N>) => Result<N>)(call));
+    let answer: AnswerOf<N> | undefined;
+    try {
+      answer = keyed ? await runKeyed(keyed, runHandler) : await runHandler();
+    } catch (error) {
+      if (keyed && error instanceof KeyTaken) {
+        const earlier = await answered(services.db, keyed);
+        if (earlier) return replay(ctx, earlier);
+      }
+      throw error;
+    } finally {
+      if (changesAccess) services.accessCache.invalidate();
+    }
     if (answer !== undefined) ctx.body = route.answer.parse(answer);
+    if (keyed) await keep(services, ctx, keyed);
   };
 
   const method = route.method === 'GET' ? 'get' : 'post';
   router[method](route.path, ...auth, ...(options.before ?? []), run);
+}
+
+/** Keeps a keyed write's answer for its retries: its JSON body (not a file) and the plan version it made. */
+async function keep(services: Services, ctx: AppContext, keyed: KeyedWrite): Promise<void> {
+  const body: unknown = ctx.body;
+  const json =
+    body === null || body === undefined || typeof body === 'string' || (isPlainObject(body) && !Buffer.isBuffer(body));
+  const headers: Record<string, string> = {};
+  const version = ctx.response.get(PLAN_VERSION_HEADER);
+  if (version) headers[PLAN_VERSION_HEADER] = version;
+  await recordAnswer(services.db, keyed, { status: ctx.status, body: json ? (body ?? null) : undefined, headers });
+}
+
+const isPlainObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe !== 'function';
+
+/** Answers a retry of a keyed write with what its first try answered. */
+function replay(ctx: AppContext, stored: StoredAnswer): void {
+  for (const [header, value] of Object.entries(stored.headers)) ctx.set(header, value);
+  ctx.set('Idempotent-Replayed', 'true');
+  ctx.status = stored.status;
+  ctx.body = stored.body;
 }
 
 /** Checks what a plan-scoped route needs of the caller. */

@@ -1,11 +1,15 @@
-import { badRequest } from '@topline/contract';
+import { badRequest, REQUEST_VALUES_MAX } from '@topline/contract';
 import type { z } from 'zod';
 
 /**
- * Parses a request payload; on failure throws a 400 whose `errors` holds one message per wire field.
+ * Parses a request payload; on failure throws a 400 whose `errors` holds one message per wire field (the first
+ * `ERROR_FIELDS_MAX`). A payload of more than REQUEST_VALUES_MAX values is refused before it is validated.
  * @throws ApiError 400
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  if (holdsMoreThan(input, REQUEST_VALUES_MAX)) {
+    throw badRequest({ body: `a request may hold at most ${REQUEST_VALUES_MAX} fields and items` });
+  }
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const errors: Record<string, string> = {};
@@ -20,6 +24,24 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
     if (!(field in errors)) errors[field] = messageFor(field, issue);
   }
   throw badRequest(errors);
+}
+
+/**
+ * Whether `value` holds more than `max` keys and array items, nested ones included. Walked without recursion, and
+ * stops as soon as the count passes `max`: a deeply nested or very wide body costs no more than the bound.
+ */
+export function holdsMoreThan(value: unknown, max: number): boolean {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    count += children.length;
+    if (count > max) return true;
+    for (const child of children) if (typeof child === 'object' && child !== null) pending.push(child);
+  }
+  return false;
 }
 
 function messageFor(field: string, issue: z.core.$ZodIssue): string {

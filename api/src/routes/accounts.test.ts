@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxMailer } from '../services/mail';
-import { hashPassword } from '../services/passwords';
-import { allowSignup } from '../services/users';
+import { outboxMailer } from '../services/accounts/mail';
+import { hashPassword } from '../services/accounts/passwords';
+import { allowSignup } from '../services/accounts/users';
 import { startTestApi, TEST_PASSWORD, type TestApi } from '../testing/harness';
+import { mailedKey } from '../testing/signup';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -20,24 +21,80 @@ afterAll(async () => {
 });
 
 describe('email sign-up and sign-in', () => {
-  it('tells the four login states apart', async () => {
+  it('answers the look-up alike for every address, and mails each what to do next', async () => {
     const status = async (email: string) =>
       (await api.call('POST', '/users/email-signup-auth', { body: { email } })).body.data.status_code;
-    expect(await status('allowed@example.com')).toBe('can_signup');
-    expect(await status('nobody@example.com')).toBe('cant_signup');
     await api.user('existing@example.com');
-    expect(await status('existing@example.com')).toBe('email_signup_user');
     await api.db('users').insert({ email: 'g-only@example.com', auth_provider: 'google', google_sub: 'g-9' });
-    expect(await status('g-only@example.com')).toBe('google_signup_user');
+    for (const email of ['allowed@example.com', 'nobody@example.com', 'existing@example.com', 'g-only@example.com']) {
+      expect(await status(email)).toBe('email_next');
+    }
+    const signUp = (email: string) =>
+      api.call('POST', '/users/email-signup', {
+        body: { email, password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
+      });
+    const answers = [];
+    for (const email of ['nobody@example.com', 'existing@example.com', 'g-only@example.com']) {
+      const answer = await signUp(email);
+      answers.push({ status: answer.status, title: answer.body.title });
+      const mail = api.mail.at(-1);
+      expect(mail?.to).toBe(email);
+      expect(mail?.text).not.toMatch(/signup\/confirm/);
+    }
+    expect(answers).toEqual(Array(3).fill({ status: 202, title: 'Check your mailbox' }));
+    expect(api.mail.at(-3)?.text).toMatch(/a live demo: ask the company that runs this Topline service/);
+    expect(api.mail.at(-2)?.text).toMatch(/already has one[\s\S]*Forgot password/);
+    expect(api.mail.at(-1)?.text).toMatch(/Sign in with Google/);
+    // Nothing was made or changed: the existing account keeps its password.
+    expect(await api.db('users').where({ email: 'nobody@example.com' })).toEqual([]);
+    const signin = await api.call('POST', '/users/email-signin', {
+      body: { email: 'existing@example.com', password: TEST_PASSWORD },
+    });
+    expect(signin.status).toBe(200);
   });
 
-  it('signs up an allow-listed address and answers a working token', async () => {
+  it("mails how to get a demo: the deployment's booking link, else its contact link", async () => {
+    for (const [env, expected] of [
+      [{ DEMO_BOOKING_URL: 'https://booking.acme-saas.test/demo' }, 'book one here, and we will be in touch'],
+      [{ CONTACT_URL: 'https://www.acme-saas.test/contact' }, 'ask us for one here'],
+    ] as const) {
+      const linked = await startTestApi({ env });
+      try {
+        const answer = await linked.call('POST', '/users/email-signup', {
+          body: { email: 'stranger@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
+        });
+        expect(answer.status).toBe(202);
+        const text = linked.mail.at(-1)?.text ?? '';
+        expect(text).toContain(expected);
+        expect(text).toContain(Object.values(env)[0]);
+      } finally {
+        await linked.close();
+      }
+    }
+  });
+
+  it('signs up an allow-listed address through the mailed link, which answers a working token once', async () => {
     const answer = await api.call('POST', '/users/email-signup', {
-      body: { email: 'allowed@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
+      body: { email: 'Allowed@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
     });
-    expect(answer.status).toBe(201);
-    expect(answer.body.app_token).toEqual(answer.body.data.app_token);
-    const me = await api.call('GET', '/user/me', { token: answer.body.app_token });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toEqual({
+      title: 'Check your mailbox',
+      message: 'we sent a message to allowed@example.com that says what to do next',
+    });
+    // No account until the link is opened; only the link's hash is stored.
+    expect(await api.db('users').where({ email: 'allowed@example.com' })).toEqual([]);
+    const key = mailedKey(api, 'allowed@example.com', '/signup/confirm');
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const pending = await api.db('signup_confirmations').where({ email: 'allowed@example.com' });
+    expect(pending).toHaveLength(1);
+    expect(JSON.stringify(pending)).not.toContain(key);
+    expect(pending[0].password_hash).toMatch(/^\$argon2id\$/);
+
+    const confirmed = await api.call('POST', '/users/email-signup/confirm', { body: { token: key } });
+    expect(confirmed.status).toBe(201);
+    expect(confirmed.body.app_token).toEqual(confirmed.body.data.app_token);
+    const me = await api.call('GET', '/user/me', { token: confirmed.body.app_token });
     expect(me.status).toBe(200);
     expect(me.body.data.user.email).toBe('allowed@example.com');
     // A new account starts its trial (TRIAL_DAYS, 14 by default).
@@ -50,13 +107,23 @@ describe('email sign-up and sign-in', () => {
     expect(me.body.data.business_plans).toEqual([]);
     const stored = await api.db('users').where({ email: 'allowed@example.com' }).first();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+    expect(stored.email_verified_at).not.toBeNull();
+    const signin = await api.call('POST', '/users/email-signin', {
+      body: { email: 'allowed@example.com', password: 'Secret-pass1' },
+    });
+    expect(signin.status).toBe(200);
+
+    const again = await api.call('POST', '/users/email-signup/confirm', { body: { token: key } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors.token).toMatch(/invalid, used or expired/);
   });
 
   it('refuses sign-up off the allow list and bad passwords per field, writing nothing', async () => {
     const off = await api.call('POST', '/users/email-signup', {
       body: { email: 'nobody@example.com', password: 'Secret-pass1', password_confirmation: 'Secret-pass1' },
     });
-    expect(off.status).toBe(403);
+    expect(off.status).toBe(202);
+    expect(mailedKey(api, 'nobody@example.com', '/signup/confirm')).toBeNull();
     const bad = await api.call('POST', '/users/email-signup', {
       body: { email: 'not-an-email', password: 'short', password_confirmation: 'other' },
     });
@@ -73,6 +140,7 @@ describe('email sign-up and sign-in', () => {
     });
     expect(mismatch.body.errors.password_confirmation).toBe('password does not match the confirmation');
     expect(await api.db('users').whereIn('email', ['nobody@example.com', 'newcomer@example.com'])).toEqual([]);
+    expect(await api.db('signup_confirmations').where({ email: 'newcomer@example.com' })).toEqual([]);
   });
 
   it('answers 209 on a failed sign-in and a token on a good one', async () => {
@@ -91,7 +159,7 @@ describe('email sign-up and sign-in', () => {
     expect(ok.headers.get('app-token')).toBe(ok.body.app_token);
   });
 
-  it('stops guessing after 10 failed sign-ins for an address', async () => {
+  it('stops a client guessing after 10 failed sign-ins for an address', async () => {
     await api.user('guessed@example.com');
     for (let i = 0; i < 10; i++) {
       const wrong = await api.call('POST', '/users/email-signin', {
@@ -298,7 +366,7 @@ describe('password reset', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const port = (smtp.server.address() as AddressInfo).port;
-    const { smtpMailer } = await import('../services/mail');
+    const { smtpMailer } = await import('../services/accounts/mail');
     const viaSmtp = await startTestApi({
       mailer: smtpMailer(`smtp://127.0.0.1:${port}`, 'Topline <no-reply@topline.local>'),
     });

@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
 import { BILLING_NOT_CONFIGURED, routes, unavailable } from '@topline/contract';
 import type { Middleware } from 'koa';
-import type { Services } from '../app';
+import type { Services } from '../deps';
 import type { AppContext, AppState } from '../http/context';
 import { handle } from '../http/route';
-import { Billing } from '../services/billing';
-import { Prices, stripeClient } from '../services/stripe';
+import { Billing } from '../services/billing/billing';
+import { Prices, stripeClient } from '../services/billing/stripe';
 
 /** The webhook's full path: its body is read raw, before the JSON body parser. */
 const WEBHOOK_PATH = `/api/v1${routes.billingWebhook.path}`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowSignup } from '../services/users';
+import { allowSignup } from '../services/accounts/users';
 import { type AnotherProcess, anotherProcess } from '../testing/anotherProcess';
 import { type GoogleStandIn, startGoogleStandIn } from '../testing/googleStandIn';
 import { startTestApi, type TestApi } from '../testing/harness';
@@ -31,7 +31,8 @@ describe('Google sign-in', () => {
     const second = await googleAuth({ credential: await google.idToken('NewComer@example.com') });
     expect(second.status).toBe(200);
     const status = await api.call('POST', '/users/email-signup-auth', { body: { email: 'newcomer@example.com' } });
-    expect(status.body.data.status_code).toBe('google_signup_user');
+    // The look-up does not tell a Google account from any other address (no account oracle).
+    expect(status.body.data.status_code).toBe('email_next');
     const byPassword = await api.call('POST', '/users/email-signin', {
       body: { email: 'newcomer@example.com', password: 'anything' },
     });

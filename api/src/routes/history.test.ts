@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { HISTORY_PAGE_SIZE } from '@topline/contract';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costItem, planForm, rolesAt, startTestApi, type TestApi } from '../testing/harness';
 
@@ -212,14 +214,22 @@ describe('history', () => {
     const seenByCosts = await p.get('/history', {}, costs);
     expect(seenByCosts.status).toBe(200);
     expect(seenByCosts.body.data.can_restore).toBe(false);
-    const [edit, ...rest] = seenByCosts.body.data.changes;
-    // Churn is a KPI input: its values are hidden from a member without the KPI area.
-    expect(edit.items[0]).toMatchObject({ key: 'churn_rate', hidden: true, old: null, new: null });
-    // Members are the owner's to see.
-    const invites = rest.filter((c: { action: string }) => c.action === '/authority/add');
-    expect(invites).toHaveLength(3);
-    expect(invites[0].items[0]).toMatchObject({ kind: 'member', hidden: true, old: null, new: null });
+    const [edit] = seenByCosts.body.data.changes;
+    // Churn is a KPI input: a member without the KPI area learns only that something changed they may not see.
+    expect(edit).toMatchObject({ action: null, item_count: 1, items: [{ hidden: true }] });
     const ownersView = (await p.get('/history')).body.data.changes;
+    // Members are the owner's to see: the invitations (and their acceptance) are hidden entries alone.
+    const memberChanges = ownersView.filter((c: { items: { kind: string }[] }) =>
+      c.items.every((i) => i.kind === 'member'),
+    );
+    expect(memberChanges.filter((c: { action: string }) => c.action === '/authority/add')).toHaveLength(3);
+    for (const { id } of memberChanges) {
+      expect(seenByCosts.body.data.changes.find((c: { id: number }) => c.id === id)).toMatchObject({
+        action: null,
+        items: [{ hidden: true }],
+      });
+    }
+    expect(seenByCosts.text).not.toContain('kpi-roles@example.com');
     expect(ownersView.find((c: { action: string }) => c.action === '/authority/add').items[0]).toMatchObject({
       kind: 'member',
       op: 'add',
@@ -282,11 +292,16 @@ describe('history', () => {
     );
   });
 
-  it('records a plan with a large icon without its bytes, and a write to its inputs as that write only', async () => {
+  it('records a plan with an icon by its hash, and a write to its inputs as that write only', async () => {
     const owner = await api.user('owner-icon@example.com', 'team');
-    // A PNG of 1.5 MB: the signature, then zeros (the API checks the signature and the size).
-    const icon = new Uint8Array(1_500_000);
-    icon.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // A PNG of about 1 MB (random grey pixels); the plan keeps it re-encoded, in `plan_icons`.
+    const pixels = { raw: { width: 1024, height: 1024, channels: 1 as const } };
+    const icon = new Uint8Array(
+      await sharp(randomBytes(1024 * 1024), pixels)
+        .toColourspace('b-w')
+        .png()
+        .toBuffer(),
+    );
     const created = await api.call('POST', '/business-plan/create', {
       token: owner.token,
       form: planForm({}, { bytes: icon, name: 'icon.png' }),
@@ -300,7 +315,9 @@ describe('history', () => {
     const [creation] = await changes();
     const planRows = (await rowsOf(Number(creation.id))).filter((r) => r.table_name === 'business_plans');
     expect(planRows).toHaveLength(1);
-    expect(planRows[0].new_row).toMatchObject({ id: planId, name: 'Acme plan', icon_type: 'image/png' });
+    const { icon_hash } = await api.db('business_plans').where({ id: planId }).first();
+    expect(icon_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(planRows[0].new_row).toMatchObject({ id: planId, name: 'Acme plan', icon_hash, icon_type: 'image/webp' });
     expect(planRows[0].new_row).not.toHaveProperty('icon');
 
     const edit = await api.call('POST', '/case/edit', {
@@ -322,8 +339,8 @@ describe('history', () => {
     expect(afterRename).toHaveLength(3);
     const [renameRow] = await rowsOf(Number(afterRename[2].id));
     expect(renameRow).toMatchObject({ table_name: 'business_plans' });
-    expect(renameRow.old_row).toMatchObject({ name: 'Acme plan', icon_type: 'image/png' });
-    expect(renameRow.new_row).toMatchObject({ name: 'Renamed', icon_type: 'image/png' });
+    expect(renameRow.old_row).toMatchObject({ name: 'Acme plan', icon_hash });
+    expect(renameRow.new_row).toMatchObject({ name: 'Renamed', icon_hash });
     expect(renameRow.new_row).not.toHaveProperty('icon');
     expect(renameRow.new_row).not.toHaveProperty('version');
   });

@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
-import type { Services } from '../app';
+import type { Services } from '../deps';
 import type { AppState } from '../http/context';
 import { handle } from '../http/route';
-import { historyCompare, historyPage, historyPoint, restoreHistory } from '../services/history';
+import { restoreHistory } from '../services/history/history';
+import { historyCompare, historyPage, historyPoint } from '../services/history/historyRead';
 
 /** A plan's history of input changes (contract `history.ts`). */
 export function historyRoutes(router: Router<AppState>, services: Services): void {

@@ -1,5 +1,5 @@
 /**
- * A month of actuals with some values entered (engine/README.md, "Missing actual values"): only the entered values are
+ * A month of actuals with some values entered (engine/DECISIONS.md, "Missing actual values"): only the entered values are
  * stored, and the others read as the month's forecast, never 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

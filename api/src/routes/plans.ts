@@ -1,15 +1,17 @@
 import multer from '@koa/multer';
 import type Router from '@koa/router';
-import { AREAS, type Area, badRequest, type Roles } from '@topline/contract';
+import { AREAS, type Area, badRequest, notFound, type Roles } from '@topline/contract';
 import type { Next } from 'koa';
-import type { Services } from '../app';
+import type { Services } from '../deps';
 import type { AppContext, AppState } from '../http/context';
+import { refuseIfLimited } from '../http/refusal';
 import { handle } from '../http/route';
-import { resendInvitation, sendInvitation } from '../services/invitations';
-import { addMember, deleteMember, editMember, memberList } from '../services/members';
-import { importPlanFile } from '../services/planFile';
+import { Throttle } from '../services/accounts/throttle';
+import { invitationMailCounts, resendInvitation, sendInvitation } from '../services/members/invitations';
+import { addMember, deleteMember, editMember, memberList } from '../services/members/members';
+import { iconOf, MAX_ICON_BYTES, readIcon } from '../services/plans/icons';
+import { importPlanFile } from '../services/plans/planFile';
 import {
-  checkIcon,
   createCase,
   createPlan,
   deleteCase,
@@ -17,11 +19,10 @@ import {
   editCaseYear,
   editModel,
   editPlan,
-  MAX_ICON_BYTES,
   renameCase,
   setPlanColors,
   setThemeColor,
-} from '../services/plans';
+} from '../services/plans/plans';
 
 /** Multipart with an optional `business_plan_icon` file; over-large files become a 400 on that field. */
 function iconUpload() {
@@ -44,9 +45,10 @@ function iconUpload() {
   };
 }
 
-function uploadedIcon(ctx: AppContext) {
+/** The uploaded icon in its stored form, or null when the form carries none. */
+async function uploadedIcon(ctx: AppContext) {
   const file = (ctx.request as { file?: { buffer: Buffer } }).file;
-  return file ? checkIcon(file.buffer) : null;
+  return file ? await iconOf(file.buffer) : null;
 }
 
 const rolesFrom = (input: Record<Area, Roles[Area]>): Roles =>
@@ -62,7 +64,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     services,
     'planCreate',
     async ({ ctx, user, input }) => ({
-      data: { business_plan_id: await createPlan(db, user, input, uploadedIcon(ctx), services.now()) },
+      data: { business_plan_id: await createPlan(db, user, input, await uploadedIcon(ctx), services.now()) },
     }),
     icon,
   );
@@ -77,7 +79,7 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     'planEdit',
     async ({ ctx, user, access, input }) => {
       const changes = { name: input.business_plan_name, start_year: input.start_year, start_month: input.start_month };
-      await editPlan(db, access, user.id, changes, uploadedIcon(ctx));
+      await editPlan(db, access, user.id, changes, await uploadedIcon(ctx));
       return { title: 'Success', message: 'business plan information updated' };
     },
     icon,
@@ -87,6 +89,18 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     await deletePlan(db, access, user.id);
     services.workbooks.drop(access.plan.id);
     return { title: 'Success', message: 'the business plan was deleted' };
+  });
+
+  handle(router, services, 'planIcon', async ({ ctx, access, input }) => {
+    // A URL with the icon's hash always answers the same bytes (the plan keeps each icon it had): cached for good.
+    // Without one it answers the current icon, which the next upload changes.
+    const hash = input.v ?? access.plan.icon_hash;
+    const icon = hash ? await readIcon(db, access.plan.id, hash) : null;
+    if (!icon) throw notFound('the icon');
+    ctx.set('Cache-Control', input.v ? 'private, max-age=31536000, immutable' : 'private, no-cache');
+    ctx.type = icon.type;
+    ctx.body = icon.bytes;
+    return undefined;
   });
 
   handle(router, services, 'themeColor', async ({ access, input }) => {
@@ -128,12 +142,24 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     return { title: 'Success', message: 'saved' };
   });
 
-  handle(router, services, 'memberList', async ({ access }) => ({ data: await memberList(db, access) }));
+  handle(router, services, 'memberList', async ({ access }) => ({
+    data: await memberList(db, access, services.now()),
+  }));
 
-  handle(router, services, 'memberAdd', async ({ user, access, input }) => {
-    await addMember(db, access, user.id, input.email, rolesFrom(input));
-    const publicUrl = services.config.PUBLIC_URL;
-    await sendInvitation(services.mailer, { email: input.email, planName: access.plan.name, inviter: user, publicUrl });
+  const throttle = new Throttle(db, services.now);
+  const invitationOptions = () => ({
+    publicUrl: services.config.PUBLIC_URL,
+    ttlDays: services.config.INVITATION_TTL_DAYS,
+    now: services.now(),
+  });
+
+  handle(router, services, 'memberAdd', async ({ ctx, user, access, input }) => {
+    const mailLimits = invitationMailCounts(access.plan.id, user.id, input.email);
+    await addMember(db, access, user.id, input.email, rolesFrom(input), async (trx) =>
+      refuseIfLimited(ctx, await new Throttle(trx, services.now).take(...mailLimits)),
+    );
+    const invite = { planId: access.plan.id, email: input.email, planName: access.plan.name, inviter: user };
+    await sendInvitation(db, services.mailer, invite, invitationOptions());
     return { title: 'Success', message: 'the member was invited' };
   });
 
@@ -147,8 +173,9 @@ export function planRoutes(router: Router<AppState>, services: Services): void {
     return { title: 'Success', message: 'the member was removed' };
   });
 
-  handle(router, services, 'memberResend', async ({ user, access, input }) => {
-    await resendInvitation(db, services.mailer, access, user, input.email, services.config.PUBLIC_URL);
+  handle(router, services, 'memberResend', async ({ ctx, user, access, input }) => {
+    refuseIfLimited(ctx, await throttle.take(...invitationMailCounts(access.plan.id, user.id, input.email)));
+    await resendInvitation(db, services.mailer, access, user, input.email, invitationOptions());
     return { title: 'Success', message: 'the invitation was sent again' };
   });
 }

@@ -1,7 +1,7 @@
 import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlanRow } from '../services/access';
-import { loadPlanFile } from '../services/planFile';
+import type { PlanRow } from '../services/access/access';
+import { loadPlanFile } from '../services/plans/planFile';
 import { costItem, planForm, startTestApi, type TestApi } from '../testing/harness';
 
 let api: TestApi;
@@ -335,5 +335,29 @@ describe('blank fields', () => {
     expect(text.status).toBe(400);
     expect(Object.keys(text.body.errors).sort()).toEqual(['order', 'session']);
     expect((await rows()).map((r) => [r.key, r.value])).toEqual([['session', 80]]);
+  });
+
+  it('refuses a money input of the sign its row does not take, at its field, and stores nothing', async () => {
+    const rows = () => api.db('monthly_inputs').where({ case_id: caseId, month: 14 }).orderBy('key');
+    const actuals = await post('/pl/monthly/edit', { year: 2, month: 2, cogs: -3000, sm: 1000, debt_payment: -5 });
+    expect(actuals.status).toBe(400);
+    expect(Object.keys(actuals.body.errors).sort()).toEqual(['cogs', 'debt_payment']);
+    expect(actuals.body.errors.cogs).toMatch(/0 or positive: a cost is entered as a positive amount/);
+    const cash = await post('/pl/monthly/cashflow/edit', { case_id: caseId, year: 2, month: 2, equity_raised: -1 });
+    expect(Object.keys(cash.body.errors)).toEqual(['equity_raised']);
+    expect(await rows()).toEqual([]);
+    // The opening balance and other movements take either sign.
+    const either = await post('/pl/monthly/cashflow/edit', {
+      case_id: caseId,
+      year: 2,
+      month: 2,
+      other: -2500,
+      beginning_cash_balance: -1,
+    });
+    expect(either.status).toBe(200);
+    expect((await rows()).map((r) => [r.key, r.value])).toEqual([
+      ['beginning_cash_balance', -1],
+      ['other', -2500],
+    ]);
   });
 });

@@ -1,25 +1,24 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
-import {
-  asOfMonth,
-  type DataOf,
-  PLAN_VERSION_HEADER,
-  planVersionOf,
-  routes,
-  type Scope,
-  screenQuery,
-} from '@topline/contract';
+import { type DataOf, routes, type screenQuery } from '@topline/contract';
 import { type CsvLanguage, csvFileName, csvLanguage, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
 import type { z } from 'zod';
-import type { Services } from '../app';
-import { cachedOnce, sendCached, sendCachedNow } from '../http/cachedAnswer';
+import type { Services } from '../deps';
+import { cachedOnce, sendCached } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
 import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
-import { validQuery } from '../http/validate';
-import { type PlanAccess, requireScope, signedInAccess } from '../services/access';
-import { createCostItem, deleteCostItem, editCostItem } from '../services/costs';
-import { reverseMonth, reviseBudget, saveActuals, saveCashflow, saveComment, saveDaily } from '../services/monthly';
+import type { PlanAccess } from '../services/access/access';
+import { createCostItem, deleteCostItem, editCostItem } from '../services/plans/costs';
+import {
+  reverseMonth,
+  reviseBudget,
+  saveActuals,
+  saveCashflow,
+  saveComment,
+  saveDaily,
+} from '../services/plans/monthly';
+import { snapshotWorkbook } from '../services/workbooks/planOfRecord';
 import {
   actualsAnswer,
   caseIndexOf,
@@ -33,7 +32,7 @@ import {
   plAnswer,
   revenueAnswer,
   type ScreenContext,
-} from '../services/screens';
+} from '../services/workbooks/screens';
 
 const FIXTURES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'fixtures');
 
@@ -45,7 +44,7 @@ type SharedRead =
   | 'dashboardRetrieve'
   | 'monthlyRetrieve'
   | 'actualsRetrieve';
-type ScreenInput = z.output<typeof screenQuery>;
+type ScreenInput = z.output<typeof screenQuery> & { snapshot_id?: number };
 
 /** The working screens (working-screens.md section 7); every number is read from the engine's workbook. */
 export function screenRoutes(router: Router<AppState>, services: Services): void {
@@ -58,47 +57,18 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
     today: services.now(),
   });
 
-  /**
-   * The warm read: access, workbook and serialised answer all in memory, answered with no waiting and the same checks
-   * as the path below. Answers false when anything is missing, and the caller takes that path.
-   */
-  const warmRead = (ctx: AppContext, planId: number, scope: Scope, key: string): boolean => {
-    const claims = ctx.state.claims;
-    const facts = claims && services.accessCache.peek(claims.userId, planId);
-    if (!claims || !facts) return false;
-    const today = services.now();
-    const { user, access } = signedInAccess(facts, claims, today);
-    requireScope(access, scope, 'read');
-    const seen = planVersionOf(ctx.get(PLAN_VERSION_HEADER));
-    // A caller that saw a version newer than the kept access knows of a write it has not heard of: the full path.
-    if (seen !== null && seen > access.plan.version) return false;
-    const version = services.workbooks.readVersion(planId, access.plan.version, seen);
-    const compiled = services.workbooks.peek(planId, version, asOfMonth(today));
-    const cached = compiled?.answers.get(key);
-    if (!compiled || !cached || !sendCachedNow(ctx, cached)) return false;
-    ctx.set(PLAN_VERSION_HEADER, String(compiled.version));
-    ctx.state.user = user;
-    return true;
-  };
-
-  /**
-   * A screen read whose answer depends only on the plan's version: serialised once per version, then a lookup, and
-   * answered from memory before the plan is loaded when everything is warm.
-   */
+  /** A screen read whose answer depends only on the plan's version: serialised once per version, then a lookup. */
   const sharedRead = <N extends SharedRead>(
     name: N,
     answer: (s: ScreenContext, input: ScreenInput) => Promise<DataOf<N>>,
+    /** Checks the answer's cache cannot stand for (a snapshot still the plan's): run at every read. */
+    before?: (s: ScreenContext, input: ScreenInput) => Promise<void>,
   ) => {
     const { path } = routes[name];
-    const scope = routes[name].needs.scope;
-    const keyOf = (input: { case_id?: unknown; year?: unknown }) =>
-      `${path}:${input.case_id ?? ''}:${input.year ?? ''}`;
-    const warm = async (ctx: AppContext, next: () => Promise<unknown>) => {
-      const query = validQuery(screenQuery, ctx.querystring, () => ctx.query);
-      if (query && warmRead(ctx, query.business_plan_id, scope, keyOf(query))) return;
-      await next();
-    };
+    const keyOf = (input: ScreenInput) =>
+      `${path}:${input.case_id ?? ''}:${input.year ?? ''}:${input.snapshot_id ?? ''}`;
     const run = async ({ ctx, input, access }: { ctx: AppContext; input: ScreenInput; access: PlanAccess }) => {
+      await before?.(screen(access), input);
       const compiled = await compiledPlan(screen(access));
       const cached = await cachedOnce(compiled.answers, keyOf(input), async () => ({
         data: await answer(screen(access), input),
@@ -106,14 +76,22 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
       await sendCached(ctx, cached);
       return undefined;
     };
-    handle(router, services, name as SharedRead, run, { before: [warm] });
+    handle(router, services, name as SharedRead, run);
   };
 
   sharedRead('plRetrieve', (s) => plAnswer(s));
   sharedRead('kpiRetrieve', (s) => kpiAnswer(s));
   sharedRead('revenueRetrieve', (s) => revenueAnswer(s));
   sharedRead('dashboardRetrieve', (s, input) => dashboardAnswer(s, input.case_id));
-  sharedRead('monthlyRetrieve', (s, input) => monthlyAnswer(s, input.case_id, input.year));
+  // With a snapshot, its estimate is the budget of the progress and difference views; the snapshot is asked for at
+  // every read (a deleted one, or another plan's, is a 404), its figures are cached with the plan's version.
+  sharedRead(
+    'monthlyRetrieve',
+    (s, input) => monthlyAnswer(s, input.case_id, input.year, input.snapshot_id),
+    async (s, input) => {
+      if (input.snapshot_id !== undefined) await snapshotWorkbook(db, s.access, input.snapshot_id, s.today);
+    },
+  );
   sharedRead('actualsRetrieve', (s, input) => actualsAnswer(s, input.case_id));
   // The cost answer holds only the groups the caller may see.
   handle(router, services, 'costRetrieve', async ({ access }) => ({ data: await costAnswer(screen(access)) }));

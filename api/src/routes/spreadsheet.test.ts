@@ -1,68 +1,35 @@
 import { AREAS, asOfMonth } from '@topline/contract';
 import { PlanWorkbook } from '@topline/engine';
-import { sheetsGrid } from '@topline/engine/src/export';
+import { sheetsGrid } from '@topline/engine/export';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SheetsSecrets } from '../services/sheetsStore';
-import { type GoogleStandIn, startGoogleStandIn } from '../testing/googleStandIn';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { SheetsSecrets } from '../services/spreadsheets/sheetsStore';
+import type { GoogleStandIn } from '../testing/googleStandIn';
+import { planForm, type TestApi } from '../testing/harness';
+import { CLIENT_ID, type SheetsApi, startSheetsApi } from '../testing/sheetsApi';
 
 /**
- * The Google Sheets round trip over HTTP, against the local Google stand-in (OAuth, userinfo, Sheets v4, Drive v3).
+ * The Google Sheets round trip over HTTP, against the local Google stand-in (OAuth, userinfo, Sheets v4, Drive v3):
+ * connecting, the spreadsheet written and imported. A grant that lapses, another account and disconnecting are in
+ * `spreadsheetGrant.test.ts`.
  */
-const CLIENT_ID = 'topline-sheets-client.apps.googleusercontent.com';
+let sheets: SheetsApi;
 let google: GoogleStandIn;
 let api: TestApi;
-let owner: { token: string; id: number };
+let owner: SheetsApi['owner'];
 let planId: number;
-let sparePlan: number;
-
-const get = (path: string, token = owner.token, plan = planId) =>
-  api.call('GET', path, { token, query: { business_plan_id: plan } });
-const post = (path: string, body: Record<string, unknown> = {}, token = owner.token) =>
-  api.call('POST', path, { token, body: { business_plan_id: planId, ...body } });
-
-/** Opens the consent page of `auth_url` as the browser would and returns the query string "Allow" goes back with. */
-async function consent(authUrl: string): Promise<string> {
-  const page = await (await fetch(authUrl)).text();
-  const allow = page.match(/id="allow" href="([^"]+)"/)?.[1];
-  if (!allow) throw new Error(`no Allow link on the consent page: ${page.slice(0, 200)}`);
-  const back = new URL(allow.replaceAll('&#38;', '&'));
-  expect(back.origin + back.pathname).toBe(new URL('/oauth/google-drive', api.config.PUBLIC_URL).href);
-  return back.search;
-}
-
-async function connect(token = owner.token, plan = planId) {
-  const url = await get('/spreadsheet/auth_url', token, plan);
-  expect(url.status).toBe(200);
-  const authParam = await consent(url.body.data.auth_url);
-  return api.call('POST', '/spreadsheet/connect', { token, body: { business_plan_id: plan, auth_param: authParam } });
-}
-
-const linkRow = () => api.db('spreadsheet_links').where({ business_plan_id: planId }).first();
+let get: SheetsApi['get'];
+let post: SheetsApi['post'];
+let consent: SheetsApi['consent'];
+let connect: SheetsApi['connect'];
+let linkRow: SheetsApi['linkRow'];
 
 beforeAll(async () => {
-  google = await startGoogleStandIn(CLIENT_ID);
-  api = await startTestApi({
-    env: {
-      GOOGLE_CLIENT_ID: CLIENT_ID,
-      GOOGLE_CLIENT_SECRET: google.clientSecret,
-      GOOGLE_CERTS_URL: google.certsUrl,
-      GOOGLE_API_BASE: google.base,
-      GOOGLE_OAUTH_BASE: google.base,
-    },
-  });
-  const made = await api.user('sheets-owner@example.com', 'team');
-  owner = { token: made.token, id: made.user.id };
-  const created = await api.call('POST', '/business-plan/create', {
-    token: owner.token,
-    form: planForm({ start_year: '2026', start_month: '4' }),
-  });
-  planId = created.body.data.business_plan_id;
+  sheets = await startSheetsApi();
+  ({ google, api, owner, planId, get, post, consent, connect, linkRow } = sheets);
 });
 
 afterAll(async () => {
-  await api?.close();
-  await google?.close();
+  await sheets?.close();
 });
 
 describe('connecting a Google account', () => {
@@ -93,7 +60,6 @@ describe('connecting a Google account', () => {
   it('refuses a state made for another plan, a forged one, a denied consent, and changes nothing', async () => {
     const other = await api.call('POST', '/business-plan/create', { token: owner.token, form: planForm() });
     const otherPlan = other.body.data.business_plan_id;
-    sparePlan = otherPlan;
     const forOther = await consent((await get('/spreadsheet/auth_url', owner.token, otherPlan)).body.data.auth_url);
     const crossed = await post('/spreadsheet/connect', { auth_param: forOther });
     expect(crossed.status).toBe(400);
@@ -383,117 +349,5 @@ describe('importing actuals typed into the spreadsheet', () => {
       body: { business_plan_id: otherPlan },
     });
     expect(exported.status).toBe(409);
-  });
-});
-
-describe('a grant Google no longer honours', () => {
-  it('shows reconnect, refuses the calls with 409, and a reconnect keeps the spreadsheet', async () => {
-    const sheetId = (await get('/spreadsheet/retrieve')).body.data.spreadsheet.id;
-    google.revokeAccessOf('owner@example.com');
-    const info = await get('/spreadsheet/retrieve');
-    expect(info.status).toBe(200);
-    expect(info.body.data.google_account).toMatchObject({ email: 'owner@example.com', reconnect: true });
-    expect(info.body.data.spreadsheet?.id).toBe(sheetId);
-    expect((await linkRow()).needs_reconnect).toBe(true);
-    for (const path of ['/spreadsheet/update', '/spreadsheet/import']) {
-      const refused = await post(path);
-      expect(refused.status, path).toBe(409);
-      expect(refused.body.message).toMatch(/reconnect/);
-    }
-    expect((await connect()).status).toBe(200);
-    const back = await get('/spreadsheet/retrieve');
-    expect(back.body.data.google_account.reconnect).toBe(false);
-    expect(back.body.data.spreadsheet?.id).toBe(sheetId);
-    expect((await post('/spreadsheet/update')).status).toBe(200);
-  });
-});
-
-describe('another Google account', () => {
-  it('replaces the one connected: its grant is revoked and the plan starts without a spreadsheet', async () => {
-    // The plan of the crossed-state test, not connected so far (the team tier's plans are all made).
-    const otherPlan = sparePlan;
-    const mainAccount = google.account;
-    try {
-      google.account = { email: 'first@example.com', name: 'First', picture: '' };
-      expect((await connect(owner.token, otherPlan)).status).toBe(200);
-      const made = await api.call('POST', '/spreadsheet/create', {
-        token: owner.token,
-        body: { business_plan_id: otherPlan },
-      });
-      expect(made.status).toBe(200);
-      const first = google.grants().at(-1);
-      google.account = { email: 'second@example.com', name: 'Second', picture: '' };
-      const second = await connect(owner.token, otherPlan);
-      expect(second.body.data).toEqual({
-        email: 'second@example.com',
-        name: 'Second',
-        picture: null,
-        reconnect: false,
-      });
-      expect(google.grants().find((g) => g.refreshToken === first?.refreshToken)?.revoked).toBe(true);
-      const info = await get('/spreadsheet/retrieve', owner.token, otherPlan);
-      expect(info.body.data.google_account.email).toBe('second@example.com');
-      expect(info.body.data.spreadsheet).toBeNull();
-    } finally {
-      google.account = mainAccount;
-    }
-  });
-});
-
-describe('disconnecting', () => {
-  it('revokes the grant at Google and forgets the account and the spreadsheet', async () => {
-    const refreshToken = new SheetsSecrets(api.config.APP_SECRET).open((await linkRow()).refresh_token, planId);
-    const grant = google.grants().find((g) => g.refreshToken === refreshToken);
-    expect(grant?.revoked).toBe(false);
-    const revocations = google.counts().revocations;
-    expect((await post('/spreadsheet/disconnect', { spreadsheet_id: 'another-sheet' })).status).toBe(409);
-    const sheetId = (await get('/spreadsheet/retrieve')).body.data.spreadsheet.id;
-    const done = await post('/spreadsheet/disconnect', { spreadsheet_id: sheetId });
-    expect(done.status).toBe(200);
-    expect(google.counts().revocations).toBe(revocations + 1);
-    expect(google.grants().find((g) => g.refreshToken === grant?.refreshToken)?.revoked).toBe(true);
-    expect(await linkRow()).toBeUndefined();
-    expect((await get('/spreadsheet/retrieve')).body.data).toEqual({
-      configured: true,
-      google_account: null,
-      spreadsheet: null,
-    });
-    // The file stays in the owner's Drive.
-    expect(google.spreadsheet(sheetId)?.trashed).toBe(false);
-    expect((await post('/spreadsheet/create')).status).toBe(409);
-  });
-
-  it('refuses bad bodies by field', async () => {
-    const bad = await api.call('POST', '/spreadsheet/disconnect', {
-      token: owner.token,
-      body: { business_plan_id: 'x', extra: 1 },
-    });
-    expect(bad.status).toBe(400);
-    expect(Object.keys(bad.body.errors).sort()).toEqual(['business_plan_id', 'extra']);
-    const noParam = await post('/spreadsheet/connect', { auth_param: 42 });
-    expect(Object.keys(noParam.body.errors)).toEqual(['auth_param']);
-  });
-});
-
-describe('not configured', () => {
-  it('says so in retrieve and answers 503 to every other call', async () => {
-    const bare = await startTestApi();
-    try {
-      const { token } = await bare.user('bare@example.com', 'team');
-      const plan = (await bare.call('POST', '/business-plan/create', { token, form: planForm() })).body.data
-        .business_plan_id;
-      const info = await bare.call('GET', '/spreadsheet/retrieve', { token, query: { business_plan_id: plan } });
-      expect(info.status).toBe(200);
-      expect(info.body.data).toEqual({ configured: false, google_account: null, spreadsheet: null });
-      const url = await bare.call('GET', '/spreadsheet/auth_url', { token, query: { business_plan_id: plan } });
-      expect(url.status).toBe(503);
-      expect(url.body.message).toMatch(/not configured/);
-      for (const path of ['/spreadsheet/create', '/spreadsheet/update', '/spreadsheet/import']) {
-        const answer = await bare.call('POST', path, { token, body: { business_plan_id: plan } });
-        expect(answer.status, path).toBe(503);
-      }
-    } finally {
-      await bare.close();
-    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The /spreadsheet calls (working-screens.md sections 2, 7 and 8): the plan owner's Google Sheets round trip.
- * Google's side is `services/sheets.ts`; what is kept, and its encryption, `services/sheetsStore.ts`.
+ * Google's side is `services/spreadsheets/sheets.ts`; what is kept, and its encryption, `services/spreadsheets/sheetsStore.ts`.
  */
 import type Router from '@koa/router';
 import {
@@ -14,14 +14,14 @@ import {
   notFound,
   unavailable,
 } from '@topline/contract';
-import { sheetsGrid } from '@topline/engine/src/export';
-import type { Services } from '../app';
+import { sheetsGrid } from '@topline/engine/export';
+import type { Services } from '../deps';
 import type { AppState } from '../http/context';
 import { handle } from '../http/route';
-import type { PlanAccess } from '../services/access';
-import { casesOf } from '../services/plans';
-import { GoogleFailed, type GoogleSession, GoogleSheetsService, GrantRevoked } from '../services/sheets';
-import { readLinkedSheets } from '../services/sheetsImport';
+import type { PlanAccess } from '../services/access/access';
+import { casesOf } from '../services/plans/plans';
+import { GoogleFailed, type GoogleSession, GoogleSheetsService, GrantRevoked } from '../services/spreadsheets/sheets';
+import { readLinkedSheets } from '../services/spreadsheets/sheetsImport';
 import {
   deleteLink,
   linkOf,
@@ -29,8 +29,8 @@ import {
   type SpreadsheetLinkRow,
   saveLink,
   updateLink,
-} from '../services/sheetsStore';
-import { saveActualInputs } from '../services/xlsx';
+} from '../services/spreadsheets/sheetsStore';
+import { saveActualInputs } from '../services/spreadsheets/xlsx';
 
 const NOT_CONFIGURED = 'the Google Sheets connection is not configured on this server';
 const RECONNECT = 'Google no longer accepts this connection: reconnect the Google account';

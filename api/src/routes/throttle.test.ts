@@ -3,14 +3,15 @@ import { type AnotherProcess, anotherProcess } from '../testing/anotherProcess';
 import { startTestApi, TEST_PASSWORD, type TestApi } from '../testing/harness';
 
 /**
- * The sign-in, lookup and reset limits of `services/throttle.ts`, counted in the database: several API processes on one
- * database share them. Each test sends from client addresses of its own (X-Forwarded-For: the app trusts its proxy).
+ * The sign-in, lookup and reset limits of `services/accounts/throttle.ts`, counted in the database: several API processes on one
+ * database share them. Each test sends from client addresses of its own (X-Forwarded-For, believed from the test's own
+ * address as from a trusted proxy).
  */
 let api: TestApi;
 const processes: AnotherProcess[] = [];
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ env: { TRUST_PROXY: '127.0.0.1' } });
 });
 
 afterAll(async () => {
@@ -62,11 +63,22 @@ describe('sign-in limits', () => {
     await api.user('shared-count@example.com');
     const other = await startAnother();
     for (let i = 0; i < 10; i++) {
-      const wrong = await signin(i % 2 ? other : api.url, 'shared-count@example.com', `guess-${i}`, `192.0.2.${i}`);
+      const wrong = await signin(i % 2 ? other : api.url, 'shared-count@example.com', `guess-${i}`, '192.0.2.1');
       expect(wrong.status).toBe(209);
     }
-    expectRefused(await signin(api.url, 'shared-count@example.com', TEST_PASSWORD, '192.0.2.50'));
-    expectRefused(await signin(other, 'Shared-Count@example.com', TEST_PASSWORD, '192.0.2.51'));
+    expectRefused(await signin(api.url, 'shared-count@example.com', TEST_PASSWORD, '192.0.2.1'));
+    expectRefused(await signin(other, 'Shared-Count@example.com', TEST_PASSWORD, '192.0.2.1'));
+    // The guesser locked out only itself: a client that has not failed signs in.
+    expect((await signin(other, 'shared-count@example.com', TEST_PASSWORD, '192.0.2.51')).status).toBe(200);
+  });
+
+  it('refuses clients that failed once the account has 10 failures from anywhere, never one that has not', async () => {
+    await api.user('spread@example.com');
+    for (let i = 0; i < 10; i++) {
+      expect((await signin(api.url, 'spread@example.com', `guess-${i}`, `192.0.2.${100 + i}`)).status).toBe(209);
+    }
+    expectRefused(await signin(api.url, 'spread@example.com', TEST_PASSWORD, '192.0.2.100'));
+    expect((await signin(api.url, 'spread@example.com', TEST_PASSWORD, '192.0.2.120')).status).toBe(200);
   });
 
   it('lets no more than 10 guesses through when they are sent at once', async () => {
@@ -89,15 +101,15 @@ describe('sign-in limits', () => {
   it('lets a locked-out owner reset the password, which lifts the lockout', async () => {
     await api.user('locked@example.com');
     for (let i = 0; i < 10; i++) await signin(api.url, 'locked@example.com', `guess-${i}`, '192.0.2.80');
-    expectRefused(await signin(api.url, 'locked@example.com', TEST_PASSWORD, '192.0.2.81'));
-    const apply = await post(api.url, '/users/password/apply', { email: 'locked@example.com' }, '192.0.2.81');
+    expectRefused(await signin(api.url, 'locked@example.com', TEST_PASSWORD, '192.0.2.80'));
+    const apply = await post(api.url, '/users/password/apply', { email: 'locked@example.com' }, '192.0.2.80');
     expect(apply.status).toBe(200);
     const token = resetKey('locked@example.com');
     const set = await post(api.url, '/users/password/set', { token, password: 'After-lockout-9' }, '192.0.2.81');
     expect(set.status).toBe(200);
-    expect((await signin(api.url, 'locked@example.com', 'After-lockout-9', '192.0.2.81')).status).toBe(200);
+    expect((await signin(api.url, 'locked@example.com', 'After-lockout-9', '192.0.2.80')).status).toBe(200);
     // The count starts again from nothing.
-    expect((await signin(api.url, 'locked@example.com', TEST_PASSWORD, '192.0.2.81')).status).toBe(209);
+    expect((await signin(api.url, 'locked@example.com', TEST_PASSWORD, '192.0.2.80')).status).toBe(209);
   });
 
   it('limits failed sign-ins per client address, whichever accounts they try', async () => {
@@ -148,7 +160,7 @@ describe('lookup and reset limits', () => {
     }
     expectRefused(await post(api.url, '/users/email-signup-auth', { email: 'who@example.com' }, '198.51.100.9'));
     const elsewhere = await post(api.url, '/users/email-signup-auth', { email: 'who@example.com' }, '198.51.100.10');
-    expect(elsewhere.body.data.status_code).toBe('cant_signup');
+    expect(elsewhere.body.data.status_code).toBe('email_next');
   });
 
   it('sends at most 5 reset mails per account, counted across processes', async () => {

@@ -113,8 +113,10 @@ describe('to-dos', () => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
     const refused = answers.filter((a) => a.status === 400);
     expect(refused).toHaveLength(5);
-    for (const answer of refused)
+    for (const answer of refused) {
       expect(answer.body.errors.text).toBe(`a plan holds at most ${TODO_LIMIT} to-dos: delete done ones first`);
+      expect(answer.body.limit).toEqual({ name: 'todos', max: TODO_LIMIT, value: TODO_LIMIT + 1 });
+    }
     expect((await list(p.viewer, p.planId)).body.data.todos).toHaveLength(TODO_LIMIT);
   });
 

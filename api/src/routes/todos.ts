@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import type { Services } from '../app';
+import type { Services } from '../deps';
 import type { AppState } from '../http/context';
 import { handle } from '../http/route';
-import { addTodo, canEditTodos, deleteTodo, editTodo, homeReminders, listTodos } from '../services/todos';
+import { addTodo, canEditTodos, deleteTodo, editTodo, homeReminders, listTodos } from '../services/plans/todos';
 
 /** Home's shared to-dos and its reminders (contract `todos.ts`). */
 export function todoRoutes(router: Router<AppState>, services: Services): void {

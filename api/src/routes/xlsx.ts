@@ -1,38 +1,74 @@
 import multer from '@koa/multer';
 import type Router from '@koa/router';
-import { csvFileName, csvLanguage, monthlyCsv } from '@topline/engine';
+import { ApiError, limitReached, requestSchema, XLSX_IMPORT_LIMITS } from '@topline/contract';
+import { csvFileName, csvLanguage, MONTHLY_VIEWS, monthlyCsv, snapshotGrid } from '@topline/engine';
+import { exportXlsx, snapshotSheets } from '@topline/engine/export';
 import type { Next } from 'koa';
-import type { Services } from '../app';
-import type { AppContext, AppState } from '../http/context';
+import type { Services } from '../deps';
+import { type AppContext, type AppState, currentUser } from '../http/context';
 import { CSV_TYPE, sendDownload } from '../http/download';
+import { planFor } from '../http/plan';
 import { handle } from '../http/route';
-import { caseIndexOf, compiledPlan } from '../services/screens';
-import { cellErrors, planXlsx, saveActualInputs, uploadedSheets } from '../services/xlsx';
+import { parseInput } from '../http/validate';
+import { type PlanAccess, requireScope } from '../services/access/access';
+import { ImportSlots } from '../services/spreadsheets/importSlots';
+import { cellErrors, planXlsx, saveActualInputs, uploadedSheets } from '../services/spreadsheets/xlsx';
+import { planOfRecord, snapshotWorkbook } from '../services/workbooks/planOfRecord';
+import { caseIndexOf, compiledPlan, type ScreenContext } from '../services/workbooks/screens';
 
-/** The largest XLSX file an import reads (a plan's export is about 1 MB). */
-export const MAX_XLSX_BYTES = 20_000_000;
+/** The largest XLSX file an import reads (a plan's export is about 1 MB; 3 MB at the cost-item limit). */
+export const MAX_XLSX_BYTES = XLSX_IMPORT_LIMITS.bytes;
 
-/** Multipart with one `file`; an over-large file is a 400 on `file`. */
-function xlsxUpload() {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_XLSX_BYTES, files: 1, fields: 10 },
-  });
-  const single = upload.single('file');
+/**
+ * Multipart with `business_plan_id` then one `file`. The caller's right to import into the plan is checked, and an
+ * import slot taken (`ImportSlots`), when the file's part begins and before any of it is buffered, so that a file for
+ * a plan the caller may not import into, or beyond the imports running at once, is never read; the slot is given
+ * back when the request ends. An over-large file is a 400 naming the `xlsx_bytes` limit.
+ */
+function xlsxUpload(services: Services, slots: ImportSlots) {
   return async (ctx: AppContext, next: Next) => {
+    let release: (() => void) | undefined;
+    const upload = multer({
+      storage: multer.memoryStorage(),
+      limits: { fileSize: MAX_XLSX_BYTES, files: 1, fields: 10 },
+      fileFilter: (req, _file, accept) => {
+        const fields = (req as { body?: unknown }).body;
+        admit(services, ctx, fields)
+          .then((access) => {
+            release = slots.take(access.plan.id, currentUser(ctx).id);
+          })
+          .then(
+            () => accept(null, true),
+            (error: unknown) => accept(error as Error, false),
+          );
+      },
+    });
     try {
-      await single(ctx, async () => {});
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'LIMIT_FILE_SIZE') {
-        throw cellErrors([
-          { cell: 'file', message: `the file must be at most ${MAX_XLSX_BYTES.toLocaleString('en-US')} bytes` },
-        ]);
+      try {
+        await upload.single('file')(ctx, async () => {});
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        const code = (error as { code?: unknown }).code;
+        if (code === 'LIMIT_FILE_SIZE') {
+          const max = MAX_XLSX_BYTES;
+          const message = `the file must be at most ${max.toLocaleString('en-US')} bytes`;
+          throw limitReached('file', message, { name: 'xlsx_bytes', max, value: max + 1 });
+        }
+        throw cellErrors([{ cell: 'file', message: 'the form could not be read: send business_plan_id and file' }]);
       }
-      throw cellErrors([{ cell: 'file', message: 'the form could not be read: send business_plan_id and file' }]);
+      await next();
+    } finally {
+      release?.();
     }
-    await next();
   };
+}
+
+/** The plan of the form's fields so far, if the caller may import into it (as the route itself checks). */
+async function admit(services: Services, ctx: AppContext, fields: unknown): Promise<PlanAccess> {
+  const input = parseInput(requestSchema('xlsxImport', services.now()), fields);
+  const access = await planFor(services, ctx, input.business_plan_id);
+  requireScope(access, 'actuals', 'write');
+  return access;
 }
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -41,9 +77,12 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export function xlsxRoutes(router: Router<AppState>, services: Services): void {
   const { db } = services;
 
-  handle(router, services, 'xlsxDownload', async ({ ctx, access }) => {
+  handle(router, services, 'xlsxDownload', async ({ ctx, access, input }) => {
     const today = services.now();
-    const { bytes, caseNames } = await planXlsx({ db, workbooks: services.workbooks, access, today });
+    const s = { db, workbooks: services.workbooks, access, today };
+    const id = input.snapshot_id;
+    // Against a snapshot: every case with its sheet comparing its actual view with the snapshot's estimate.
+    const { bytes, caseNames } = id === undefined ? await planXlsx(s) : await snapshotVarianceXlsx(s, id);
     // plan_case_area_yyyyMMdd as the CSVs (working-screens.md section 7), the case part naming every case.
     const name = csvFileName(access.plan.name, caseNames.join('-'), 'workbook', today).replace(/\.csv$/, '.xlsx');
     sendDownload(ctx, name, XLSX_TYPE, Buffer.from(bytes));
@@ -56,10 +95,20 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
     const index = caseIndexOf(compiled, input.case_id);
     const year = input.year ?? 1;
     const lang = csvLanguage(input.lang, ctx.get('Accept-Language'));
-    const body = monthlyCsv(compiled.workbook, index, year, input.view, lang);
+    // Against a snapshot, the progress and difference views read its estimate as the budget.
+    const engineView = MONTHLY_VIEWS[input.view];
+    const snapshot = input.snapshot_id;
+    const record =
+      snapshot === undefined ? undefined : await planOfRecord(db, access, compiled, index, snapshot, today);
+    const compared =
+      record && engineView !== 'estimate' && engineView !== 'actual' && engineView !== 'forecast'
+        ? snapshotGrid(compiled.workbook, index, record, year, engineView)
+        : undefined;
+    const body = monthlyCsv(compiled.workbook, index, year, input.view, lang, compared);
     const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
-    // plan_case_area_yyyyMMdd.csv (working-screens.md section 7); the area names the view and the year.
-    const name = csvFileName(access.plan.name, caseName, `monthly-${input.view}-Y${year}`, today);
+    // plan_case_area_yyyyMMdd.csv (working-screens.md section 7); the area names the view, the year and the snapshot.
+    const against = compared ? `-vs-snapshot-${snapshot}` : '';
+    const name = csvFileName(access.plan.name, caseName, `monthly-${input.view}${against}-Y${year}`, today);
     sendDownload(ctx, name, CSV_TYPE, body);
     return undefined;
   });
@@ -75,6 +124,19 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
       const message = changes.length === 0 ? 'nothing changed' : `${changes.length} actual values changed`;
       return { title: 'Success', message, data: { changes } };
     },
-    { before: [xlsxUpload()] },
+    { before: [xlsxUpload(services, new ImportSlots())] },
   );
+}
+
+/** The plan's XLSX with, per case, its `VsSnapshot` sheet against the snapshot (`snapshotSheets`). */
+async function snapshotVarianceXlsx(s: ScreenContext, id: number) {
+  const compiled = await compiledPlan(s);
+  // The snapshot is the plan's, the caller may read it, and its months are the plan's (else 404, 403 or 409).
+  await planOfRecord(s.db, s.access, compiled, 0, id, s.today);
+  const snapshot = await snapshotWorkbook(s.db, s.access, id, s.today);
+  const found = await s.db('plan_snapshots').where({ plan_id: s.access.plan.id, id }).first('name');
+  const workbook = compiled.workbook;
+  const extraSheets = snapshotSheets(workbook, snapshot, String(found?.name ?? ''));
+  const bytes = await exportXlsx(workbook, { planId: s.access.plan.id, extraSheets });
+  return { bytes, caseNames: workbook.plan.cases.map((c) => c.case_name) };
 }

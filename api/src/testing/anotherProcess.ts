@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
-import { type AppDeps, createApp } from '../app';
+import { createApp } from '../app';
 import type { Config } from '../config';
+import type { AppDeps } from '../deps';
 import { listen } from '../server';
 import type { TestApi } from './harness';
 

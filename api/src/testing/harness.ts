@@ -5,17 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AREAS, errorBodySchema, type Level, routes, type Tier } from '@topline/contract';
 import type { z } from 'zod';
-import { type AppDeps, createApp } from '../app';
+import { createApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type Db, listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../db';
+import type { AppDeps } from '../deps';
 import type { Logger } from '../logger';
 import { listen } from '../server';
-import { AccessCache } from '../services/accessCache';
-import type { Mailer, MailMessage } from '../services/mail';
-import { hashPassword } from '../services/passwords';
-import { TokenSigner } from '../services/tokens';
-import { setTier, type UserRow } from '../services/users';
-import { WorkbookCache } from '../services/workbooks';
+import { AccessCache } from '../services/access/accessCache';
+import type { Mailer, MailMessage } from '../services/accounts/mail';
+import { hashPassword } from '../services/accounts/passwords';
+import { TokenSigner } from '../services/accounts/tokens';
+import { setTier, type UserRow } from '../services/accounts/users';
+import { WorkbookCache } from '../services/workbooks/workbooks';
+import { copyPgliteTemplate } from './pgliteTemplate';
 
 /**
  * A real API over real HTTP for tests: PGlite by default, PostgreSQL in a schema of its own when
@@ -60,11 +62,6 @@ export interface TestApiOptions {
   env?: Record<string, string>;
   now?: () => Date;
   mailer?: Mailer;
-  /**
-   * The workbook cache's least time between two batches of edits (`WorkbookCache`), fixed; without it, the interval
-   * follows how busy the event loop is, as in production (`BatchInterval`).
-   */
-  applyEveryMs?: number;
 }
 
 const silent: Logger = { info: () => {}, error: () => {} };
@@ -84,9 +81,11 @@ export async function startTestApi(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
+  const pgliteDir = databaseUrl ? null : pgliteDirIn(dataDir);
+  if (pgliteDir && !options.reuse) copyPgliteTemplate(pgliteDir);
   const db = openDb({
     databaseUrl,
-    pgliteDir: databaseUrl ? null : pgliteDirIn(dataDir),
+    pgliteDir,
     ...(schema ? { schema } : {}),
   });
   await migrateLatest(db, schema);
@@ -96,9 +95,9 @@ export async function startTestApi(
       mail.push(message);
     },
   };
-  const workbooks = new WorkbookCache(undefined, options.applyEveryMs);
+  const workbooks = new WorkbookCache();
   const accessCache = new AccessCache();
-  const unlisten = await listenForChanges(db, accessCache, workbooks);
+  const unlisten = await listenForChanges(db, accessCache);
   const deps: AppDeps = {
     db,
     config,

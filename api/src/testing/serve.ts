@@ -9,9 +9,9 @@ import { loadConfig } from '../config';
 import { listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../db';
 import { consoleLogger } from '../logger';
 import { listen } from '../server';
-import { AccessCache } from '../services/accessCache';
-import { outboxMailer } from '../services/mail';
-import { WorkbookCache } from '../services/workbooks';
+import { AccessCache } from '../services/access/accessCache';
+import { outboxMailer } from '../services/accounts/mail';
+import { WorkbookCache } from '../services/workbooks/workbooks';
 
 async function main(): Promise<void> {
   const config = loadConfig({ PORT: '0', ...process.env });
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const logger = consoleLogger(config.LOG_LEVEL);
   const accessCache = new AccessCache();
   const workbooks = new WorkbookCache();
-  const unlisten = await listenForChanges(db, accessCache, workbooks);
+  const unlisten = await listenForChanges(db, accessCache);
   const mailer = outboxMailer(join(config.DATA_DIR, 'outbox'), logger);
   const app = createApp({ db, config, mailer, logger, accessCache, workbooks });
   const server = await listen(app.callback(), config.PORT, '127.0.0.1');

@@ -1,0 +1,170 @@
+/**
+ * The plan as an XLSX workbook and back (MODEL.md section 8): the download with live formulas of every case, and the
+ * import of the actuals typed into its actual-inputs sheets, all or nothing. The Google Sheets import saves its
+ * reading through `saveActualInputs` too, so both answer the same changes and the same cell errors.
+ */
+import { type ActualChangeAnswer, ApiError, conflict, limitReached, MAX_CASES } from '@topline/contract';
+import type { PlanEdit, PlanWorkbook } from '@topline/engine';
+import {
+  ACTUAL_INPUTS_SHEET_ENDING,
+  type ActualInputsReading,
+  actualInputKeys,
+  actualInputsSheetName,
+  cellErrorText,
+  exportXlsx,
+  PLAN_MARKER_SHEET,
+  readActualInputs,
+  type SheetValues,
+} from '@topline/engine/export';
+import type { ActualInputs } from '@topline/engine/schema';
+import { salvagePlanFile } from '@topline/engine/schema';
+import type { Db } from '../../db';
+import type { PlanAccess } from '../access/access';
+import { loadPlanFile } from '../plans/planFile';
+import { planWrite } from '../plans/planWrites';
+import { compiledPlan, type ScreenContext } from '../workbooks/screens';
+import { readXlsxOffThread, XlsxRefused } from './xlsxReader';
+
+/** The workbook of every case with live formulas, naming the plan in its hidden `Topline` sheet. */
+export async function planXlsx(s: ScreenContext): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
+  const compiled = await compiledPlan(s);
+  return workbookXlsx(compiled.workbook, s.access.plan.id);
+}
+
+/** A plan's workbook as XLSX, live or built from a snapshot's plan file, and its case names for the file's name. */
+export async function workbookXlsx(
+  wb: PlanWorkbook,
+  planId: number,
+): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
+  const bytes = await exportXlsx(wb, { planId });
+  return { bytes, caseNames: wb.plan.cases.map((c) => c.case_name) };
+}
+
+/** Most cell errors a 400's message lists; `errors` holds every one. */
+const LISTED = 20;
+
+/** A 400 naming every cell that is wrong: `errors` by cell, and the message listing them a line each. */
+export function cellErrors(errors: { cell: string; message: string }[]): ApiError {
+  const lines = errors.slice(0, LISTED).map(cellErrorText);
+  if (errors.length > LISTED) lines.push(`… and ${errors.length - LISTED} more`);
+  return new ApiError(400, {
+    title: 'Bad Request',
+    message: lines.join('\n'),
+    code: 'invalid',
+    errors: Object.fromEntries(errors.map((e) => [e.cell, e.message])),
+  });
+}
+
+/** The sheets an import reads: the plan's marker and each case's actual inputs. */
+const IMPORTED_SHEETS = [PLAN_MARKER_SHEET, ...Array.from({ length: MAX_CASES }, (_, i) => actualInputsSheetName(i))];
+
+/**
+ * Reads an uploaded XLSX file's cells, off the API's thread and within `XLSX_IMPORT_LIMITS`.
+ * @throws ApiError 400 on `file` when it is not an XLSX workbook, 400 `limit` naming the bound a file goes over,
+ *   400 naming each cell that cannot be read (a date out of range)
+ */
+export async function uploadedSheets(bytes: Uint8Array | undefined): Promise<SheetValues> {
+  if (!bytes || bytes.length === 0) throw cellErrors([{ cell: 'file', message: 'choose an XLSX file to import' }]);
+  try {
+    // The file names each case's actual-inputs sheet after the case (`Base case Actuals`), which the plan, read only
+    // once the file is, tells apart: every sheet so named is read.
+    return await readXlsxOffThread(bytes, IMPORTED_SHEETS, [ACTUAL_INPUTS_SHEET_ENDING]);
+  } catch (error) {
+    if (!(error instanceof XlsxRefused)) throw error;
+    const { message, cells, limit } = error.refusal;
+    if (limit) throw limitReached('file', message, limit);
+    throw cellErrors(cells.length > 0 ? cells : [{ cell: 'file', message }]);
+  }
+}
+
+/**
+ * Saves the actual inputs of `sheets` (every case's `C<n> Actuals` sheet) in one transaction: the plan is read under
+ * its lock, every cell checked, and either every change is written or, on any problem, nothing.
+ * @returns the changes, by case id and month (`YYYY/MM`)
+ * @throws ApiError 400 listing every cell that is wrong (text in a number cell, a value out of bounds, a missing
+ *   sheet, another plan's file)
+ */
+export async function saveActualInputs(db: Db, access: PlanAccess, sheets: SheetValues): Promise<ActualChangeAnswer[]> {
+  const { changes } = await planWrite(
+    db,
+    access,
+    async (trx) => {
+      const loaded = await loadPlanFile(trx, access.plan);
+      const { plan } = salvagePlanFile(loaded.file);
+      const reading = readActualInputs(plan, sheets, { planId: access.plan.id });
+      if (!reading.ok) throw cellErrors(reading.errors);
+      const keys = actualInputKeys(plan.template);
+      let emptied = false;
+      for (const [caseIndex, months] of reading.months.entries()) {
+        const caseId = loaded.caseIds[caseIndex];
+        if (caseId === undefined) throw conflict('the plan changed while the file was read: import it again');
+        for (const [t, next] of months) {
+          emptied ||= next === undefined;
+          await writeMonth(trx, caseId, t, keys, next);
+        }
+      }
+      const answer = reading.changes.map(
+        (c): ActualChangeAnswer => ({
+          case_id: loaded.caseIds[c.caseIndex] ?? 0,
+          month: c.yearMonth,
+          key: c.key,
+          old: c.old,
+          new: c.new,
+        }),
+      );
+      return { changes: answer, reading, caseIds: loaded.caseIds, keys, emptied };
+    },
+    // A month emptied whole has no engine edit (an actual edit keeps the month ACT): the workbook is rebuilt then.
+    ({ reading, caseIds, keys, emptied }) => (emptied ? null : (ids) => actualEdits(reading, caseIds, ids, keys)),
+  );
+  return changes;
+}
+
+/** The import as engine edits of the cached workbook: each changed month's values, every key set or cleared. */
+function actualEdits(
+  reading: Extract<ActualInputsReading, { ok: true }>,
+  caseIds: number[],
+  ids: readonly number[],
+  keys: readonly string[],
+): PlanEdit[] {
+  const edits: PlanEdit[] = [];
+  reading.months.forEach((months, caseIndex) => {
+    const caseId = caseIds[caseIndex];
+    for (const [t, next] of months) {
+      const values = Object.fromEntries(
+        keys.map((k) => [k, (next as Record<string, number> | undefined)?.[k] ?? null]),
+      );
+      edits.push({ type: 'actual', caseIndex: ids.indexOf(caseId ?? -1), month: t, values });
+    }
+  });
+  return edits;
+}
+
+/** Writes one month of actuals as the import leaves it: its values and ACT, or (undefined) no actuals and EST. */
+async function writeMonth(
+  trx: Db,
+  caseId: number,
+  t: number,
+  keys: readonly string[],
+  next: ActualInputs | undefined,
+): Promise<void> {
+  const where = { case_id: caseId, month: t, layer: 'actual' };
+  if (next === undefined) {
+    await trx('monthly_inputs').where(where).delete();
+    await trx('monthly_status').where({ case_id: caseId, month: t }).delete();
+    return;
+  }
+  const values = next as Record<string, number | string | undefined>;
+  const cleared = keys.filter((k) => typeof values[k] !== 'number');
+  if (cleared.length > 0) await trx('monthly_inputs').where(where).whereIn('key', cleared).delete();
+  const rows = keys
+    .filter((k) => typeof values[k] === 'number')
+    .map((key) => ({ ...where, key, value: values[key] as number }));
+  if (rows.length > 0) {
+    await trx('monthly_inputs').insert(rows).onConflict(['case_id', 'month', 'layer', 'key']).merge();
+  }
+  await trx('monthly_status')
+    .insert({ case_id: caseId, month: t, status: 'ACT' })
+    .onConflict(['case_id', 'month'])
+    .merge();
+}
