@@ -1,3 +1,3 @@
-// Runtime configuration for a run without the API in front (vite dev). The API serves its own /config.js built from
-// DEMO_BOOKING_URL and GOOGLE_CLIENT_ID; anything left out takes the defaults in src/config.ts.
+// Stands in for the API's /config.js (api/src/http/webConfig.ts), which the API and Vite's dev server answer in its
+// place: without it the app shows no outside link and no landing content.
 window.TOPLINE_CONFIG = window.TOPLINE_CONFIG || {};

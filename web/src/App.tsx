@@ -9,13 +9,16 @@ import { NoticeProvider, useNotice } from './notices';
 import { LandingPage } from './pages/landing/LandingPage';
 import { type LoginState, SessionProvider, useSession } from './session';
 import { Loading } from './shell/Loading';
+import { importPlanShell, preloadPlanRoute } from './shell/routePreload';
 
 const LoginPage = lazy(() => import('./pages/LoginPage'));
 const PasswordResetPage = lazy(() => import('./pages/PasswordResetPage'));
+const SignupConfirmPage = lazy(() => import('./pages/SignupConfirmPage'));
+const InvitationPage = lazy(() => import('./pages/InvitationPage'));
 const LegalPage = lazy(() => import('./pages/LegalPage'));
 const ErrorPage = lazy(() => import('./pages/ErrorPage'));
 const CreatePage = lazy(() => import('./wizard/CreatePage'));
-const PlanShell = lazy(() => import('./shell/PlanShell'));
+const PlanShell = lazy(importPlanShell);
 const GoogleDriveCallback = lazy(() => import('./screens/GoogleDriveCallback'));
 const BillingReturn = lazy(() => import('./settings/BillingReturn'));
 
@@ -47,6 +50,8 @@ function ClientWiring() {
 const PAGE_TITLES: Record<string, string> = {
   '/login': 'auth.title',
   '/password-reset': 'auth.resetTitle',
+  '/signup/confirm': 'auth.signupTitle',
+  '/invitation': 'auth.invitationTitle',
   '/terms': 'nav.terms',
   '/law': 'nav.law',
   '/privacy-policy': 'nav.privacy',
@@ -81,7 +86,10 @@ function RequireAuth({ children }: { children: ReactNode }) {
   const { refresh } = session;
   const hasToken = getToken() !== null;
   useEffect(() => {
-    if (hasToken && pathname) void refresh();
+    if (!hasToken || !pathname) return;
+    void refresh();
+    // A plan page's shell and screen load while the session is read (after its request, which thus goes first).
+    preloadPlanRoute(pathname);
   }, [hasToken, pathname, refresh]);
   const toLogin = session.expiredFrom !== null;
   const login = <Navigate to="/login" replace state={{ from: session.expiredFrom ?? '/' } satisfies LoginState} />;
@@ -111,6 +119,8 @@ export function AppRoutes() {
         <Route path="/site" element={<MarketingRedirect />} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/password-reset" element={<PasswordResetPage />} />
+        <Route path="/signup/confirm" element={<SignupConfirmPage />} />
+        <Route path="/invitation" element={<InvitationPage />} />
         <Route path="/terms" element={<LegalPage kind="terms" />} />
         <Route path="/law" element={<LegalPage kind="law" />} />
         <Route path="/privacy-policy" element={<LegalPage kind="privacy" />} />

@@ -1,20 +1,43 @@
-/** Runtime configuration read from `window.TOPLINE_CONFIG` (set by /config.js), with safe defaults. */
+/**
+ * Runtime configuration read from `window.TOPLINE_CONFIG` (set by /config.js, which the API builds from its
+ * environment: api/src/http/webConfig.ts). A link the deployment did not set is absent, and whatever shows it hides.
+ */
 export interface ExternalLinks {
-  knowledge: string;
-  help: string;
-  feedback: string;
-  database: string;
-  blog: string;
-  social: string;
+  knowledge?: string;
+  help?: string;
+  feedback?: string;
+  database?: string;
+  blog?: string;
+  social?: string;
+}
+
+type Bilingual = { ja: string; en: string };
+
+/** The landing page's customer voices, logos and media coverage (`LANDING_CONTENT`). */
+export interface LandingContent {
+  testimonials: Array<{
+    id: string;
+    company: string;
+    person: string;
+    position: Bilingual;
+    quote: Bilingual;
+    image: string;
+  }>;
+  logos: string[];
+  articles: Array<{ outlet: string; title: Bilingual; url?: string }>;
 }
 
 export interface RuntimeConfig {
-  demoBookingUrl: string;
-  contactUrl: string;
-  googleClientId: string;
-  marketingSiteJa: string;
-  marketingSiteEn: string;
+  demoBookingUrl?: string;
+  contactUrl?: string;
+  googleClientId?: string;
+  marketingSiteJa?: string;
+  marketingSiteEn?: string;
+  /** The addresses the legal pages give. */
+  supportEmail?: string;
+  privacyEmail?: string;
   links: ExternalLinks;
+  landing: LandingContent;
 }
 
 declare global {
@@ -23,23 +46,9 @@ declare global {
   }
 }
 
-const defaults: RuntimeConfig = {
-  demoBookingUrl: 'https://calendar.example.com/topline/demo',
-  contactUrl: 'mailto:hello@topline.example',
-  googleClientId: '',
-  marketingSiteJa: '',
-  marketingSiteEn: '',
-  links: {
-    knowledge: 'https://docs.topline.example/knowledge',
-    help: 'https://docs.topline.example/tutorial',
-    feedback: 'https://feedback.topline.example',
-    database: 'https://db.topline.example',
-    blog: 'https://blog.topline.example',
-    social: 'https://x.com/topline',
-  },
-};
+const NO_LANDING_CONTENT: LandingContent = { testimonials: [], logos: [], articles: [] };
 
 export function runtimeConfig(): RuntimeConfig {
   const given = typeof window === 'undefined' ? undefined : window.TOPLINE_CONFIG;
-  return { ...defaults, ...given, links: { ...defaults.links, ...given?.links } };
+  return { ...given, links: { ...given?.links }, landing: given?.landing ?? NO_LANDING_CONTENT };
 }

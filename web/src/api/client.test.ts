@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CsvPath, DataOf, MultipartRoute } from '@topline/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type AnswerAt, api, errorFor, fieldErrorsOf, isPanelRefusal, limitOf } from './client';
@@ -82,7 +84,74 @@ describe('typed calls', () => {
     };
     expectTypeOf<AnswerAt<'/kpi/retrieve'>>().toEqualTypeOf<DataOf<'kpiRetrieve'>>();
     expectTypeOf<MultipartRoute>().toEqualTypeOf<'planCreate' | 'planEdit' | 'xlsxImport'>();
-    expectTypeOf<CsvPath>().toEqualTypeOf<'/pl/csv' | '/revenue/csv' | '/kpi/csv' | '/pl/monthly/csv'>();
+    expectTypeOf<CsvPath>().toEqualTypeOf<
+      '/pl/csv' | '/revenue/csv' | '/kpi/csv' | '/pl/monthly/csv' | '/pl/compare/csv'
+    >();
     expect(calls).toBeTypeOf('function');
+  });
+});
+
+describe('a write that no API process answers', () => {
+  /** A server that drops the first `drops` connections, then answers; every request's Idempotency-Key, in order. */
+  async function flakyServer(drops: number, answer: (res: ServerResponse) => void) {
+    const keys: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined);
+      req.resume();
+      if (keys.length <= drops) req.socket.destroy();
+      else answer(res);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const previous = (globalThis as { window?: unknown }).window;
+    (globalThis as { window?: unknown }).window = {
+      location: { origin: `http://127.0.0.1:${port}` },
+      localStorage: { getItem: () => null, setItem: () => {}, removeItem: () => {} },
+    };
+    return {
+      keys,
+      close: async () => {
+        (globalThis as { window?: unknown }).window = previous;
+        await new Promise((done) => server.close(done));
+      },
+    };
+  }
+  const json = (status: number, body: unknown) => (res: ServerResponse) => {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  it('is sent again under the same Idempotency-Key until a process answers', async () => {
+    const server = await flakyServer(2, json(200, { data: { cost_id: 7 } }));
+    try {
+      const answer = await api.post('/cost/delete', { business_plan_id: 1, case_id: 1, cost_id: 7 }, { quiet: true });
+      expect(answer.status).toBe(200);
+      expect(server.keys).toHaveLength(3);
+      expect(server.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(new Set(server.keys).size).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 10_000);
+
+  it("is not sent again once the API has answered, even a 503 of the API's own", async () => {
+    const server = await flakyServer(0, json(503, { title: 'Unavailable', message: 'billing', code: 'unavailable' }));
+    try {
+      const refused = api.post('/cost/delete', { business_plan_id: 1, case_id: 1, cost_id: 7 }, { quiet: true });
+      await expect(refused).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+      expect(server.keys).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('makes a new key for each write', async () => {
+    const server = await flakyServer(0, json(200, { data: {} }));
+    try {
+      for (let i = 0; i < 2; i++) await api.post('/cost/delete', { business_plan_id: 1, case_id: 1, cost_id: i + 1 });
+      expect(new Set(server.keys).size).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -18,9 +18,11 @@ import {
   type ErrorBody,
   type ErrorCode,
   errorBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
   type Limit,
   type MultipartRoute,
   type PathsOf,
+  PLAN_ID_HEADER,
   PLAN_VERSION_HEADER,
   type RequestOf,
   type RouteAt,
@@ -92,6 +94,8 @@ export interface ApiResponse<N extends RouteName> {
   /** The answer's `data`, or the whole answer when it has none (a 209 or 210 message). */
   data: DataOf<N>;
   body: AnswerOf<N>;
+  /** The plan version the answer names (`Plan-Version`): for a write, the version it made. */
+  version?: number;
 }
 
 export interface CallOptions {
@@ -188,6 +192,39 @@ function planIdOf(query: unknown, payload: unknown): string | null {
   return null;
 }
 
+/** The tries of a write that no API process answers, a second apart and more. */
+const WRITE_TRIES = 3;
+
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Sends a request, and sends it again (up to `tries` in all) while no API process answered it: the connection failed,
+ * or a proxy answered 502, 503 or 504 without the API's error body. A write is sent again under the same
+ * Idempotency-Key, which the API applies once.
+ * @throws TypeError when the last try could not connect
+ */
+async function deliver(url: URL, init: RequestInit, tries: number): Promise<{ response: Response; body: unknown }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url, init);
+      const body = await bodyOf(response);
+      const unanswered = [502, 503, 504].includes(response.status) && !errorBodySchema.safeParse(body).success;
+      if (!unanswered || attempt >= tries) return { response, body };
+    } catch (error) {
+      if (attempt >= tries) throw error;
+    }
+    await new Promise((done) => setTimeout(done, 1_000 * attempt));
+  }
+}
+
 async function send<N extends RouteName>(
   method: 'GET' | 'POST',
   path: string,
@@ -204,6 +241,7 @@ async function send<N extends RouteName>(
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const planId = planIdOf(options.query, payload);
+  if (planId !== null) headers[PLAN_ID_HEADER] = planId;
   const seen = planId === null ? undefined : planVersions.get(planId);
   if (seen !== undefined) headers[PLAN_VERSION_HEADER] = String(seen);
   let requestBody: BodyInit | undefined;
@@ -213,9 +251,11 @@ async function send<N extends RouteName>(
     headers['Content-Type'] = 'application/json';
     requestBody = JSON.stringify(payload);
   }
-  let response: Response;
+  // Each write goes under a key of its own, sent again with it when no API process answered (see `deliver`).
+  if (method === 'POST') headers[IDEMPOTENCY_KEY_HEADER] = crypto.randomUUID();
+  let delivered: { response: Response; body: unknown };
   try {
-    response = await fetch(url, { method, headers, body: requestBody ?? null });
+    delivered = await deliver(url, { method, headers, body: requestBody ?? null }, method === 'POST' ? WRITE_TRIES : 1);
   } catch {
     const error = new ApiError(0, {
       title: hooks.translate('errors.title'),
@@ -225,15 +265,7 @@ async function send<N extends RouteName>(
     if (!options.quiet) hooks.onNotice({ kind: 'error', title: error.title, message: error.message });
     throw error;
   }
-  const text = await response.text();
-  let body: unknown = null;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
+  const { response, body } = delivered;
   if (!response.ok) {
     const error = errorFor(response.status, method, body, hooks.translate);
     if (error.code === 'unauthorized') {
@@ -254,7 +286,23 @@ async function send<N extends RouteName>(
     status: response.status,
     data: ('data' in record ? record.data : body) as DataOf<N>,
     body: body as AnswerOf<N>,
+    ...(Number.isSafeInteger(version) && version > 0 ? { version } : {}),
   };
+}
+
+/**
+ * An image the API serves only to the signed-in user (a plan's icon), fetched with the bearer token, which an <img>
+ * does not send. The browser's HTTP cache keeps it as the answer's `Cache-Control` allows. A refusal is not announced
+ * and signs no one out: the caller shows its placeholder.
+ * @throws ApiError when the API refuses or cannot be reached
+ */
+export async function fetchImage(url: string): Promise<Blob> {
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(new URL(url, window.location.origin), { headers });
+  if (!response.ok) throw errorFor(response.status, 'GET', null, hooks.translate);
+  return response.blob();
 }
 
 export const api = {

@@ -3,25 +3,9 @@
  * import the first time a chart shows, so neither is in the shell's bundle.
  */
 import { lazy, Suspense } from 'react';
+import { useCurrencySymbol } from '../grid/currency';
 import { chartLayout } from './layout';
-
-export interface Trace {
-  type: 'bar' | 'scatter' | 'pie';
-  name?: string;
-  x?: (string | number)[];
-  y?: (number | null)[];
-  values?: number[];
-  labels?: string[];
-  mode?: string;
-  marker?: Record<string, unknown>;
-  line?: Record<string, unknown>;
-  yaxis?: string;
-  fill?: string;
-  hole?: number;
-  text?: string[];
-  textposition?: string;
-  hovertemplate?: string;
-}
+import type { Trace } from './trace';
 
 export interface ChartProps {
   traces: Trace[];
@@ -29,6 +13,8 @@ export interface ChartProps {
   height?: number;
   layout?: Record<string, unknown>;
   testId?: string;
+  /** The figures are money: the vertical axis (`true`) or the axes named carry the plan's currency sign. */
+  money?: boolean | readonly string[];
 }
 
 const Plot = lazy(async () => {
@@ -44,13 +30,15 @@ const Plot = lazy(async () => {
   return { default: PlotComponent };
 });
 
-export function Chart({ traces, title, height = 300, layout, testId }: ChartProps) {
+export function Chart({ traces, title, height = 300, layout, testId, money }: ChartProps) {
+  const symbol = useCurrencySymbol();
+  const moneyAxes = money === true ? ['yaxis'] : money ? money : [];
   return (
     <div className="chart" data-test={testId} style={{ minHeight: height }}>
       <Suspense fallback={<div className="chart-loading" style={{ height }} />}>
         <Plot
           data={traces}
-          layout={chartLayout({ traces, title, height, layout })}
+          layout={chartLayout({ traces, title, height, layout, money: { symbol, axes: moneyAxes } })}
           config={{ displayModeBar: false, responsive: true }}
           style={{ width: '100%' }}
           useResizeHandler

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Trace } from './Chart';
 import { chartLayout } from './layout';
+import type { Trace } from './trace';
 
 const months = ['2026-04', '2026-05', '2026-06'];
 const line = (y: (number | null)[], yaxis?: string): Trace => ({
@@ -38,6 +38,14 @@ describe('chart layout', () => {
     expect(layout.yaxis).toEqual({ rangemode: 'tozero', range: [0, 1], autorange: false });
   });
 
+  it('draws an axis of floating-point residue as a zero line from 0 to 1, not on a scale of 5p to 20p', () => {
+    // A plan whose cash is zero computes as 5e-12 to 2e-11 in places; a rate of 0.01% is a figure.
+    const residue = chartLayout({ traces: [line([5e-12, -1e-11, 2e-11])], height: 180 });
+    expect(residue.yaxis).toEqual({ rangemode: 'tozero', range: [0, 1], autorange: false });
+    const smallRate = chartLayout({ traces: [line([0.0001, 0.0002, null])], height: 180 });
+    expect(smallRate.yaxis).toEqual({ rangemode: 'tozero', autorange: true });
+  });
+
   it('keeps negative figures in view with zero: operating losses, a negative balance', () => {
     const layout = chartLayout({ traces: [line([-5, -3, 0])], height: 300 });
     expect(layout.yaxis).toEqual({ rangemode: 'tozero', autorange: true });
@@ -61,5 +69,14 @@ describe('chart layout', () => {
     expect(layout.margin).toEqual({ l: 60, r: 20, t: 40, b: 40 });
     expect(layout.barmode).toBe('stack');
     expect(layout.paper_bgcolor).toBe('rgba(0,0,0,0)');
+  });
+
+  it('puts the plan currency on the money axes only', () => {
+    const traces = [line([1, 2, 3]), { ...line([4, 5, 6]), yaxis: 'y2' }];
+    const layout = chartLayout({ traces, height: 300, money: { symbol: '¥', axes: ['yaxis'] } });
+    expect((layout.yaxis as Record<string, unknown>).tickprefix).toBe('¥');
+    expect((layout.yaxis2 as Record<string, unknown>).tickprefix).toBeUndefined();
+    const dollars = chartLayout({ traces: [line([0, 0])], height: 300, money: { symbol: '$', axes: ['yaxis'] } });
+    expect(dollars.yaxis).toEqual({ tickprefix: '$', rangemode: 'tozero', range: [0, 1], autorange: false });
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The Plotly layout of every chart. Money, counts and rates are read against zero: each vertical axis includes zero
  * (`rangemode: 'tozero'`), so a flat budget of 487.5 is drawn from 0 to about 500 instead of zooming into 486.5 to
- * 488.5, and a new plan's cash is drawn from 0 rather than from 2.4M. An axis with nothing to plot but zeros or blanks
- * spans 0 to 1 instead of Plotly's -1 to 1 (or 0 to 4 with no data at all).
+ * 488.5, and a new plan's cash is drawn from 0 rather than from 2.4M. An axis with nothing to plot but zeros (up to
+ * floating-point residue) or blanks spans 0 to 1 instead of Plotly's -1 to 1 (or 0 to 4 with no data at all).
  */
-import type { Trace } from './Chart';
+import type { Trace } from './trace';
 
 export interface LayoutInput {
   traces: readonly Trace[];
@@ -12,6 +12,8 @@ export interface LayoutInput {
   height: number;
   /** The screen's own settings; an axis given here keeps the zero rule unless it sets its own range or rangemode. */
   layout?: Record<string, unknown>;
+  /** Axes whose figures are money (`yaxis`, `yaxis2`), whose ticks carry the plan's currency sign. */
+  money?: { symbol: string; axes: readonly string[] };
 }
 
 type Axis = Record<string, unknown>;
@@ -29,10 +31,20 @@ function verticalAxes(traces: readonly Trace[], layout: Record<string, unknown>)
   return [...keys].sort();
 }
 
-/** Whether any trace on the axis has a value other than zero to plot. */
+/**
+ * Below this size a plotted figure is floating-point residue (1e-12 of a plan whose cash is zero), not a figure: an
+ * axis is never scaled on it, which Plotly would label 5p … 20p. The engine already sends money residue as 0
+ * (engine/DECISIONS.md, "Residue"); the smallest real figure a chart plots, a rate of 0.01%, is far above it.
+ */
+export const CHART_RESIDUE = 1e-9;
+
+/** Whether any trace on the axis has a value other than zero (up to residue) to plot. */
 function hasFigures(traces: readonly Trace[], key: string): boolean {
   return traces.some(
-    (t) => t.type !== 'pie' && axisKey(t) === key && (t.y ?? []).some((v) => typeof v === 'number' && v !== 0),
+    (t) =>
+      t.type !== 'pie' &&
+      axisKey(t) === key &&
+      (t.y ?? []).some((v) => typeof v === 'number' && Math.abs(v) >= CHART_RESIDUE),
   );
 }
 
@@ -45,10 +57,11 @@ export function zeroBasedAxis(own: Axis | undefined, figures: boolean): Axis {
   return { ...base, ...own };
 }
 
-export function chartLayout({ traces, title, height, layout = {} }: LayoutInput): Record<string, unknown> {
+export function chartLayout({ traces, title, height, layout = {}, money }: LayoutInput): Record<string, unknown> {
   const axes: Record<string, Axis> = {};
   for (const key of verticalAxes(traces, layout)) {
     axes[key] = zeroBasedAxis(layout[key] as Axis | undefined, hasFigures(traces, key));
+    if (money?.axes.includes(key)) axes[key] = { tickprefix: money.symbol, ...axes[key] };
   }
   return {
     title: title ? { text: title, font: { size: 14 } } : undefined,

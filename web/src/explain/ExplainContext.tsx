@@ -3,29 +3,19 @@
  * from (`GET /explain`). The plan's shell holds the one `ExplainHost`; a screen asks for a figure's explanation with
  * `useExplain()` (or `openExplain`), and the host shows the panel.
  */
-import type { ExplainView } from '@topline/engine';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import { ExplainPanel } from './ExplainPanel';
-
-/**
- * One figure: a key of the monthly record or the annual P&L (or `assumption.<key>`) in a period of a plan year and a
- * view, or a dashboard figure (`dashboard.<column>.<row>`, `dashboard.<scalar>`, whatever the period).
- */
-export interface ExplainTarget {
-  caseId?: number | undefined;
-  year: number;
-  /** `1`..`12`, `q1`..`q4` or `cy`. */
-  period: string;
-  key: string;
-  view?: ExplainView;
-}
+import type { ExplainTarget } from './target';
 
 /** The explanations opened from the figure down, so that each input's explanation can go back to the one before. */
 let trail: readonly ExplainTarget[] = [];
+/** Whether the panel takes the focus when its explanation loads (not when it follows the grid's selected cell). */
+let takesFocus = true;
 const listeners = new Set<() => void>();
-const setTrail = (next: readonly ExplainTarget[]) => {
+const setTrail = (next: readonly ExplainTarget[], focus = true) => {
   trail = next;
+  takesFocus = focus;
   for (const listener of listeners) listener();
 };
 const subscribe = (listener: () => void) => {
@@ -38,6 +28,20 @@ const subscribe = (listener: () => void) => {
 /** Opens the explanation of a figure (replacing any open one). */
 export function openExplain(target: ExplainTarget): void {
   setTrail([target]);
+}
+
+/** Whether an explanation is open. */
+export function explainOpen(): boolean {
+  return trail.length > 0;
+}
+
+/**
+ * The open explanation follows the figure the user moved to (the grid's selected cell), or loads its figure again
+ * (after an edit) when `target` is the same figure; the focus stays where it is. Nothing opens when none is open.
+ */
+export function followExplain(target: ExplainTarget | null): void {
+  if (trail.length === 0 || !target) return;
+  setTrail([{ ...target }], false);
 }
 
 export function closeExplain(): void {
@@ -64,6 +68,7 @@ export function ExplainHost({ planId }: { planId: number }) {
       planId={planId}
       target={target}
       depth={current.length}
+      takeFocus={takesFocus}
       onOpen={(next) => setTrail([...trail, next])}
       onBack={() => setTrail(trail.slice(0, -1))}
       onClose={closeExplain}

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api } from '../api/client';
 import { formatNumber, formatPercent } from '../format/numbers';
 import { currentLanguage } from '../i18n';
-import type { ExplainTarget } from './ExplainContext';
+import type { ExplainTarget } from './target';
 import './explain.css';
 
 type Input = ExplainAnswer['inputs'][number];
@@ -56,6 +56,7 @@ export function ExplainPanel({
   planId,
   target,
   depth,
+  takeFocus = true,
   onOpen,
   onBack,
   onClose,
@@ -63,6 +64,8 @@ export function ExplainPanel({
   planId: number;
   target: ExplainTarget;
   depth: number;
+  /** The panel's heading takes the focus once loaded (not while it follows the grid's selected cell). */
+  takeFocus?: boolean;
   onOpen: (target: ExplainTarget) => void;
   onBack: () => void;
   onClose: () => void;
@@ -73,12 +76,20 @@ export function ExplainPanel({
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const returnTo = useRef<Element | null>(null);
+  const focusOnLoad = useRef(takeFocus);
+  focusOnLoad.current = takeFocus;
 
-  // Focus comes into the panel and goes back to the figure it was opened from.
+  const panel = useRef<HTMLElement>(null);
+
+  // Focus comes into the panel and goes back to the figure it was opened from, unless it is elsewhere by then (the
+  // grid's cells, which the panel followed).
   useEffect(() => {
     returnTo.current = document.activeElement;
+    const own = panel.current;
     return () => {
-      if (returnTo.current instanceof HTMLElement) returnTo.current.focus();
+      const active = document.activeElement;
+      const inPanel = !active || active === document.body || own?.contains(active);
+      if (inPanel && returnTo.current instanceof HTMLElement) returnTo.current.focus();
     };
   }, []);
 
@@ -94,13 +105,14 @@ export function ExplainPanel({
       view: target.view ?? 'estimate',
       lang,
       ...(target.caseId !== undefined ? { case_id: target.caseId } : {}),
+      ...(target.snapshotId !== undefined ? { snapshot_id: target.snapshotId } : {}),
     };
     api
       .get('/explain', { query, quiet: true })
       .then((response) => {
         if (!live) return;
         setAnswer(response.body);
-        heading.current?.focus();
+        if (focusOnLoad.current) heading.current?.focus();
       })
       .catch((e: unknown) => {
         if (!live) return;
@@ -126,6 +138,7 @@ export function ExplainPanel({
 
   return (
     <aside
+      ref={panel}
       className="explain-panel"
       role="dialog"
       aria-modal="false"
@@ -161,10 +174,17 @@ export function ExplainPanel({
             className="explain-value"
             data-test="explain-value"
             data-value={answer.value ?? ''}
-            data-shown={answer.shown ?? answer.value ?? ''}
+            data-shown={answer.dash ? '' : (answer.shown ?? answer.value ?? '')}
+            {...(answer.dash ? { title: t('residue.zeroBase'), 'data-dash': answer.dash } : {})}
           >
-            {formatExplained(target.key, answer.shown ?? answer.value, target.view)}
+            {answer.dash ? '—' : formatExplained(target.key, answer.shown ?? answer.value, target.view)}
           </p>
+          {/* A rate over a base that is zero up to residue: the screens show a dash, and this says why. */}
+          {answer.dash && (
+            <p className="explain-rounding" data-test="explain-dash">
+              {t('residue.zeroBase')}
+            </p>
+          )}
           {answer.shown !== undefined && (
             <p className="explain-rounding" data-test="explain-rounding">
               {t('explain.rounding', { value: formatExplained(target.key, answer.value, target.view) })}

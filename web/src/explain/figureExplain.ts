@@ -2,12 +2,13 @@
  * A figure outside a grid (the dashboard's latest values, averages, fiscal-year achievement and MRR progress) as a
  * control that opens its explanation by click, Enter or Space.
  */
-import type { DashboardColumn, DashboardScalar } from '@topline/engine/src/compile/dashboard';
-import { dashboardKey } from '@topline/engine/src/explainKeys';
-import { monthWithinYear, yearOf } from '@topline/engine/src/layout';
-import { DASHBOARD_METRICS } from '@topline/engine/src/read/dashboard';
+
+import { monthWithinYear, yearOf } from '@topline/engine/calendar';
+import type { DashboardColumn, DashboardScalar } from '@topline/engine/shapes';
+import { DASHBOARD_METRICS, dashboardKey } from '@topline/engine/shapes';
 import type { KeyboardEvent } from 'react';
-import { type ExplainTarget, openExplain } from './ExplainContext';
+import { openExplain } from './ExplainContext';
+import type { ExplainTarget } from './target';
 
 /**
  * Props that make an element open the explanation of `target` (none when there is nothing to explain); `className` is

@@ -1,37 +1,8 @@
-/**
- * The grids' way into explain: a click on a number, or Enter or Space on it, opens its explanation; where a click or
- * Enter edits the cell, Alt with it explains instead.
- */
+/** The figure a monthly-grid cell explains (the gesture that opens it is `useCellExplain`'s, in CellExplain.tsx). */
 
 import type { ExplainView } from '@topline/engine';
-import { monthWithinYear, yearOf } from '@topline/engine/src/layout';
-import type { CellClickedEvent, CellKeyDownEvent, FullWidthCellKeyDownEvent } from 'ag-grid-community';
-import { type ExplainTarget, openExplain } from './ExplainContext';
-
-type CellEvent<Row> = CellClickedEvent<Row> | CellKeyDownEvent<Row>;
-
-/**
- * `onCellClicked` and `onCellKeyDown` for a grid's options; `target` names the figure of a cell, or null. A cell being
- * edited explains with Alt (Option) held: Alt+click or Alt+Enter, and the edit that started is cancelled.
- */
-export function explainOnCells<Row>(target: (event: CellEvent<Row>) => ExplainTarget | null) {
-  const open = (event: CellEvent<Row>, alt: boolean) => {
-    const editable = event.node ? event.column.isCellEditable(event.node) : false;
-    if (editable && !alt) return;
-    const figure = target(event);
-    if (!figure) return;
-    openExplain(figure);
-    if (editable) setTimeout(() => event.api.stopEditing(true));
-  };
-  return {
-    onCellClicked: (event: CellClickedEvent<Row>) => open(event, (event.event as MouseEvent | null)?.altKey === true),
-    onCellKeyDown: (event: CellKeyDownEvent<Row> | FullWidthCellKeyDownEvent<Row>) => {
-      if (!('column' in event)) return;
-      const key = event.event as KeyboardEvent | null;
-      if (key?.key === 'Enter' || key?.key === ' ') open(event, key.altKey);
-    },
-  };
-}
+import { monthWithinYear, yearOf } from '@topline/engine/calendar';
+import type { ExplainTarget } from './target';
 
 /** The view explain reads a monthly-grid view in; `variance` says whether the variance view shows rates or values. */
 function explainedView(view: string, variance: 'rate' | 'value'): ExplainView | null {

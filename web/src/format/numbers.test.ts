@@ -12,6 +12,17 @@ describe('number display', () => {
     expect(formatNumber(-2.345, 2, 'ja')).toBe('▲2.35');
   });
 
+  it('shows floating-point residue as 0, never ▲0, -0 or 1e-12 (engine/DECISIONS.md, "Residue")', () => {
+    for (const language of ['ja', 'en'] as const) {
+      expect(formatNumber(-1e-12, 0, language)).toBe('0');
+      expect(formatNumber(4.656612873077393e-10, 0, language)).toBe('0');
+      expect(formatNumber(-0.004, 2, language)).toBe('0.00');
+      expect(formatNumber(-0, 0, language)).toBe('0');
+      expect(formatPercent(-1e-14, 1, language)).toBe('0.0%');
+      expect(isNegative(-1e-12)).toBe(false);
+    }
+  });
+
   it('shows a minus sign for negatives in English', () => {
     expect(formatNumber(1234567, 0, 'en')).toBe('1,234,567');
     expect(formatNumber(-1234.4, 0, 'en')).toBe('-1,234');

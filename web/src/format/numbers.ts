@@ -26,7 +26,7 @@ export function numberLanguage(): NumberLanguage {
  * minus sign, since ▲ reads as "up" to an English reader. Screens show both in red (`ws-negative`, `isNegative`).
  *
  * Counts (sessions, leads, meetings, registrations, orders, churn) reach the screens already whole, rounded on the
- * year's running total so that a quarter and a year are the sums of their months as shown (engine/README.md, "Counts
+ * year's running total so that a quarter and a year are the sums of their months as shown (engine/DECISIONS.md, "Counts
  * that foot"); rounding them again here to 0 decimals changes nothing.
  */
 export function formatNumber(

@@ -25,7 +25,7 @@ import {
   RATE_MIN,
   UPSELLING_RATE_MAX,
   UPSELLING_RATE_MIN,
-} from '@topline/engine/src/schema';
+} from '@topline/engine/schema';
 
 /** What a cell takes: the stored value's bounds, whether it is typed as a percentage, and its decimals as typed. */
 export interface TypedRule {

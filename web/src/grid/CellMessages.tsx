@@ -56,13 +56,10 @@ export function WithCellMessages({
   messages,
   children,
   onDismiss,
-  onInput,
 }: {
   messages: ReadonlyMap<string, CellMessage>;
   children: ReactNode;
   onDismiss: (rowId: string, colId: string) => void;
-  /** Text typed into a cell editor of the grid. */
-  onInput?: () => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [placed, setPlaced] = useState<Placed[]>([]);
@@ -96,7 +93,7 @@ export function WithCellMessages({
     };
   }, [messages, place]);
   return (
-    <div className="ws-cell-messages" ref={box} onInput={onInput}>
+    <div className="ws-cell-messages" ref={box}>
       {children}
       {placed.map((m) => (
         <div

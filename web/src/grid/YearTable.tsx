@@ -1,12 +1,17 @@
 import type { CellClassParams, ColDef, ValueFormatterParams, ValueParserParams } from 'ag-grid-community';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExplainTarget } from '../explain/ExplainContext';
-import { explainOnCells } from '../explain/gridExplain';
+import { useCellExplain } from '../explain/CellExplain';
+import type { ExplainTarget } from '../explain/target';
+import { cellRefusalMessage, readCellInput } from '../format/input';
 import { formatNumber, formatPercent, isNegativeText } from '../format/numbers';
-import { readTyped, refusalMessage, ruleOf, type TypedResult } from '../format/typed';
+import { readTyped, ruleOf, type TypedResult } from '../format/typed';
+import { useNotice } from '../notices';
 import { useCellMessages, WithCellMessages } from './CellMessages';
+import { useCurrencySymbol } from './currency';
 import { DataGrid, type GridApi } from './DataGrid';
+import type { SheetCells } from './sheet/sheetCells';
+import { useSheetKeys } from './sheet/useSheetKeys';
 
 export type CellFormat = 'money' | 'percent' | 'count' | 'decimal';
 
@@ -58,7 +63,7 @@ export function YearTable<K extends string = string>({
   onEdit?: (row: TableRow<K>, index: number, value: number | null) => void;
   testId?: string;
   firstColumn?: number;
-  /** The figure a cell explains (click, Enter or Space on a cell not being edited), or null. */
+  /** The figure a cell explains (its info control, or `?` on it: web/src/explain/CellExplain.tsx), or null. */
   explain?: (row: TableRow<K>, index: number) => ExplainTarget | null;
 }) {
   const { t } = useTranslation();
@@ -83,92 +88,121 @@ export function YearTable<K extends string = string>({
       }),
     [rows],
   );
+  // Spreadsheet keys (web/src/grid/sheet): typed, pasted, filled and cleared values go to `onEdit`, one cell at a time.
+  const notice = useNotice();
+  const editing = useRef({ editable, onEdit, notice });
+  editing.current = { editable, onEdit, notice };
+  const sheetCells = useMemo<SheetCells<GridRow<K>>>(() => {
+    const indexOf = (colId: string) => (/^c\d+$/.test(colId) ? Number(colId.slice(1)) : -1);
+    return {
+      canEnter: (row, colId) =>
+        editing.current.editable && !!row.row.editKey && !!editing.current.onEdit && indexOf(colId) >= 0,
+      enteredAt: (row, colId) => row.row.values[indexOf(colId)] ?? null,
+      read: (row, _colId, text) => {
+        const key = row.row.editKey ?? '';
+        const reading = readCellInput(text.trim(), key);
+        return reading.ok ? reading : { ok: false, message: cellRefusalMessage(reading, key, messagesOf.current.t) };
+      },
+      enter: (values) => {
+        for (const { row, colId, value } of values) editing.current.onEdit?.(row.row, indexOf(colId), value);
+      },
+      showMessage: (rowId, colId, message) => messagesOf.current.show(rowId, colId, message),
+      clearMessage: (rowId, colId) => messagesOf.current.clear(rowId, colId),
+      notify: (message) =>
+        editing.current.notice({ kind: 'error', title: messagesOf.current.t('common.edit'), message }),
+    };
+  }, []);
+  const sheet = useSheetKeys<GridRow<K>>(sheetCells, t);
   const explainOf = useRef(explain);
   explainOf.current = explain;
-  const explainable = explain !== undefined;
-  const options = useMemo(
-    () =>
-      explainable
-        ? explainOnCells<GridRow<K>>((e) => {
-            const field = e.colDef.field ?? '';
-            return e.data && /^c\d+$/.test(field)
-              ? (explainOf.current?.(e.data.row, Number(field.slice(1))) ?? null)
-              : null;
-          })
-        : undefined,
-    [explainable],
-  );
+  const cellExplain = useCellExplain<GridRow<K>>((e) => {
+    const field = e.colDef.field ?? '';
+    return e.data && /^c\d+$/.test(field) ? (explainOf.current?.(e.data.row, Number(field.slice(1))) ?? null) : null;
+  }, explain !== undefined);
+  // An open explanation loads its figure again once the figures change (an edit saved).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the rows are the trigger
+  useEffect(() => cellExplain.refresh(), [rows]);
+  const options = useMemo(() => ({ ...sheet.options, ...cellExplain.options }), [sheet, cellExplain.options]);
+  const currency = useCurrencySymbol();
   const columns = useMemo<ColDef<GridRow<K>>[]>(
-    () => [
-      {
-        headerName: '',
-        field: 'row',
-        pinned: 'left',
-        width: firstColumn,
-        valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => p.data?.row.label ?? '',
-        cellClass: (p: CellClassParams<GridRow<K>>) => `ws-row-label level-${p.data?.row.level ?? 1}`,
-      },
-      ...headers.map<ColDef<GridRow<K>>>((header, i) => ({
-        headerName: header,
-        colId: `c${i}`,
-        field: `c${i}`,
-        minWidth: 110,
-        flex: 1,
-        type: 'rightAligned',
-        editable: (p) => editable && !!p.data?.row.editKey && !!onEdit,
-        cellEditorParams: { useFormatter: true },
-        valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => {
-          const row = p.data?.row;
-          if (!row) return '';
-          const value = p.value as number | null;
-          return formatCell(row.invert && value !== null ? -value : value, row.format, row.digits);
+    () =>
+      sheet.withKeys([
+        {
+          // The label column names its rows (row headers) and, in its header, the unit of the figures.
+          headerName: t('ws.table.unit', { currency }),
+          field: 'row',
+          pinned: 'left',
+          width: firstColumn,
+          cellAriaRole: 'rowheader',
+          valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => p.data?.row.label ?? '',
+          cellClass: (p: CellClassParams<GridRow<K>>) => `ws-row-label level-${p.data?.row.level ?? 1}`,
         },
-        // The typed text goes to the setter as typed: it is read there, and refused with a message at the cell.
-        valueParser: (p: ValueParserParams<GridRow<K>>) => String(p.newValue ?? ''),
-        valueSetter: (p) => {
-          const row = p.data?.row;
-          if (!row?.editKey || !onEdit) return false;
-          const colId = `c${i}`;
-          const typed = String(p.newValue ?? '');
-          const old = p.oldValue as number | null;
-          // The text the editor opened with, unchanged: nothing was edited.
-          if (typed.trim() === formatCell(old, row.format, row.digits)) return false;
-          const { show, clear, t } = messagesOf.current;
-          const result = parseCell(typed, row.editKey);
-          if (!result.ok) {
-            show(row.key, colId, refusalMessage(result, ruleOf(row.editKey), t));
+        ...headers.map<ColDef<GridRow<K>>>((header, i) => ({
+          headerName: header,
+          colId: `c${i}`,
+          field: `c${i}`,
+          minWidth: 110,
+          flex: 1,
+          type: 'rightAligned',
+          editable: (p) => editable && !!p.data?.row.editKey && !!onEdit,
+          cellEditorParams: { useFormatter: true },
+          valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => {
+            const row = p.data?.row;
+            if (!row) return '';
+            const value = p.value as number | null;
+            return formatCell(row.invert && value !== null ? -value : value, row.format, row.digits);
+          },
+          // The typed text goes to the setter as typed: it is read there, and refused with a message at the cell.
+          valueParser: (p: ValueParserParams<GridRow<K>>) => String(p.newValue ?? ''),
+          valueSetter: (p) => {
+            const row = p.data?.row;
+            if (!row?.editKey || !onEdit) return false;
+            const colId = `c${i}`;
+            const typed = String(p.newValue ?? '');
+            const old = p.oldValue as number | null;
+            // The text the editor opened with, unchanged: nothing was edited.
+            if (typed.trim() === formatCell(old, row.format, row.digits)) return false;
+            const reading = readCellInput(typed.trim(), row.editKey);
+            if (reading.ok && reading.value === old) {
+              messagesOf.current.clear(row.key, colId);
+              return false;
+            }
+            if (p.data) sheet.typed(p.data, row.key, colId, typed);
             return false;
-          }
-          clear(row.key, colId);
-          if (result.value !== old) onEdit(row, i, result.value);
-          return false;
-        },
-        cellClass: (p: CellClassParams<GridRow<K>>) => {
-          const row = p.data?.row;
-          const value = p.value as number | null;
-          const shown = row?.invert && value !== null ? -value : value;
-          const classes = ['ws-num'];
-          if (row && isNegativeText(formatCell(shown, row.format, row.digits))) classes.push('ws-negative');
-          if (editable && row?.editKey) classes.push('ws-editable');
-          if (messagesOf.current.messageAt(row?.key, `c${i}`)) classes.push('ws-refused');
-          return classes.join(' ');
-        },
-      })),
-    ],
-    [headers, editable, onEdit, firstColumn],
+          },
+          cellClass: (p: CellClassParams<GridRow<K>>) => {
+            const row = p.data?.row;
+            const value = p.value as number | null;
+            const shown = row?.invert && value !== null ? -value : value;
+            const classes = ['ws-num'];
+            if (row && isNegativeText(formatCell(shown, row.format, row.digits))) classes.push('ws-negative');
+            if (editable && row?.editKey) classes.push('ws-editable');
+            if (messagesOf.current.messageAt(row?.key, `c${i}`)) classes.push('ws-refused');
+            return classes.join(' ');
+          },
+        })),
+      ]),
+    [headers, editable, onEdit, firstColumn, sheet, t, currency],
   );
   return (
-    <WithCellMessages messages={cellMessages.messages} onDismiss={clear}>
-      <DataGrid
-        rows={gridRows}
-        columns={columns}
-        getRowId={(r) => r.id}
-        testId={testId}
-        options={options}
-        onReady={(api) => {
-          gridApi.current = api;
-        }}
-      />
-    </WithCellMessages>
+    <div className="cell-explain-frame" ref={cellExplain.frame}>
+      <sheet.Frame>
+        <WithCellMessages messages={cellMessages.messages} onDismiss={clear}>
+          <DataGrid
+            rows={gridRows}
+            columns={columns}
+            getRowId={(r) => r.id}
+            testId={testId}
+            options={options}
+            height="fit"
+            onReady={(api) => {
+              gridApi.current = api;
+              sheet.onReady(api);
+            }}
+          />
+        </WithCellMessages>
+      </sheet.Frame>
+      {cellExplain.info}
+    </div>
   );
 }

@@ -3,7 +3,7 @@
  * sliders' ranges and the start years are the contract's (`ARR_RANGE`, `ARPA_RANGE`, `PERIOD_RANGE`, ...).
  */
 import { FIRST_START_YEAR, lastStartYear, type Range } from '@topline/contract';
-import { type Currency, GROWTH_TEMPLATES } from '@topline/engine/src/schema';
+import { type Currency, GROWTH_TEMPLATES } from '@topline/engine/schema';
 import { MODELS_BY_LANGUAGE } from '../plan/growthModels';
 
 export const WIZARD_DEFAULTS = {

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { runtimeConfig } from '../config';
 import { currentLanguage } from '../i18n';
+import { withContacts } from './legal/contacts';
 import { lawEn, lawJa } from './legal/law';
 import { privacyEn, privacyJa } from './legal/privacy';
 import { type LegalDocument, termsEn, termsJa } from './legal/terms';
@@ -14,7 +16,8 @@ const DOCUMENTS: Record<'terms' | 'law' | 'privacy', { ja: LegalDocument; en: Le
 /** Terms of use, the commercial notice and the privacy policy. */
 export default function LegalPage({ kind }: { kind: 'terms' | 'law' | 'privacy' }) {
   const { t, i18n } = useTranslation();
-  const doc = DOCUMENTS[kind][currentLanguage(i18n.language)];
+  // The addresses come from the configuration; a line that gives one that is not set is left out.
+  const doc = withContacts(DOCUMENTS[kind][currentLanguage(i18n.language)], runtimeConfig());
   return (
     <div className="page-plain">
       <PlainHeader />

@@ -15,9 +15,10 @@ import {
 import { useNotice } from '../notices';
 import { landingPathFor, returnPathOf, useSession } from '../session';
 import { GoogleButton } from './GoogleButton';
-import { LanguageSwitch, Logo } from './SiteChrome';
+import { acceptPendingInvitation } from './pendingInvitation';
+import { ContactLink, LanguageSwitch, Logo } from './SiteChrome';
 
-type LoginState = 'email' | 'signup' | 'signin' | 'google' | 'cant' | 'forgot';
+type LoginState = 'email' | 'signup' | 'signin' | 'sent' | 'forgot';
 
 interface Errors {
   email?: FieldError | null;
@@ -26,8 +27,10 @@ interface Errors {
 }
 
 /**
- * The sign-in page: an e-mail step whose server answer (status_code) chooses sign-up, sign-in, the Google-account
- * message or the demo-required message; and the forgotten-password confirmation.
+ * The sign-in page: an e-mail step, then the password with sign-in, "create an account" and the forgotten password.
+ * The server's look-up answers alike for every address (it tells nobody who has an account), so the page offers both;
+ * a sign-up ends on "check your mailbox", whose e-mail says what comes next (the link that completes the sign-up,
+ * or that the address already has an account, or that a demo comes first).
  */
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -36,12 +39,14 @@ export default function LoginPage() {
   const { refresh } = useSession();
   const location = useLocation();
   const [search] = useSearchParams();
-  // The invitation e-mail links here with ?invited=<address>: the address is filled in and may sign up.
+  // The invitation link comes here with ?invited=<address> (its key waits in this tab: `pendingInvitation.ts`); the
+  // mails about an existing account with ?email=<address>. Either fills the address in.
   const invited = search.get('invited')?.trim() ?? '';
+  const prefilled = invited || (search.get('email')?.trim() ?? '');
   // A session that ended mid-way sends the user here with where they were, to go back there after signing in.
   const returnTo = returnPathOf(location.state);
   const [state, setState] = useState<LoginState>('email');
-  const [email, setEmail] = useState(invited);
+  const [email, setEmail] = useState(prefilled);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -63,8 +68,10 @@ export default function LoginPage() {
   };
 
   const enter = useCallback(async () => {
+    const joined = await acceptPendingInvitation();
     const me = await refresh();
-    navigate(returnTo ?? landingPathFor(me?.business_plans ?? [], { invited: invited !== '' }), { replace: true });
+    if (joined) navigate(`/business-plans/${joined}/pl`, { replace: true });
+    else navigate(returnTo ?? landingPathFor(me?.business_plans ?? [], { invited: invited !== '' }), { replace: true });
   }, [navigate, refresh, returnTo, invited]);
 
   // Someone already signed in goes straight on to their plan.
@@ -93,12 +100,7 @@ export default function LoginPage() {
     if (emailError) return;
     void run(async () => {
       const answer = await api.post('/users/email-signup-auth', { email: email.trim() });
-      const next: Record<SignupAuthStatus, LoginState> = {
-        can_signup: 'signup',
-        email_signup_user: 'signin',
-        google_signup_user: 'google',
-        cant_signup: 'cant',
-      };
+      const next: Record<SignupAuthStatus, LoginState> = { email_next: 'signin' };
       setMessage(null);
       setDemoNeeded(false);
       setState(next[answer.data.status_code] ?? 'email');
@@ -134,7 +136,9 @@ export default function LoginPage() {
         password,
         password_confirmation: confirmation,
       });
-      await enter();
+      setPassword('');
+      setConfirmation('');
+      setState('sent');
     });
   };
 
@@ -187,7 +191,13 @@ export default function LoginPage() {
         <LanguageSwitch />
       </header>
       <main className="auth-card" data-state={state}>
-        <h1>{showSignUp ? t('auth.signupTitle') : state === 'forgot' ? t('auth.forgotTitle') : t('auth.title')}</h1>
+        <h1>
+          {showSignUp || state === 'sent'
+            ? t('auth.signupTitle')
+            : state === 'forgot'
+              ? t('auth.forgotTitle')
+              : t('auth.title')}
+        </h1>
         {state === 'email' && returnTo && !message && !demoNeeded && (
           <p className="form-message" data-test="session-ended">
             {t('auth.sessionExpired')}
@@ -273,44 +283,44 @@ export default function LoginPage() {
               </button>
             </div>
             {!showSignUp && (
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => {
-                  setErrors({});
-                  setMessage(null);
-                  setState('forgot');
-                }}
-              >
-                {t('auth.forgot')}
-              </button>
+              <div className="auth-links">
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    setErrors({});
+                    setMessage(null);
+                    setState('forgot');
+                  }}
+                >
+                  {t('auth.forgot')}
+                </button>
+                <button
+                  type="button"
+                  className="link-button"
+                  data-test="create-account"
+                  onClick={() => {
+                    setErrors({});
+                    setMessage(null);
+                    setPassword('');
+                    setState('signup');
+                  }}
+                >
+                  {t('auth.createAccount')}
+                </button>
+              </div>
             )}
           </form>
         )}
 
-        {state === 'google' && (
-          <div className="auth-info">
-            <p className="form-message" role="alert">
-              {t('auth.googleUser')}
+        {state === 'sent' && (
+          <div className="auth-info" data-test="check-mailbox">
+            <p className="form-message" role="status">
+              {t('auth.checkMailbox', { email: email.trim() })}
             </p>
-            <GoogleButton onCredential={googleCredential} />
             <button type="button" className="button button-ghost" onClick={cancel}>
-              {t('common.cancel')}
+              {t('auth.backToLogin')}
             </button>
-          </div>
-        )}
-
-        {state === 'cant' && (
-          <div className="auth-info">
-            <DemoRequired />
-            <div className="form-actions">
-              <button type="button" className="button button-ghost" onClick={cancel}>
-                {t('common.cancel')}
-              </button>
-              <Link className="button button-ghost" to="/">
-                {t('common.backToTop')}
-              </Link>
-            </div>
           </div>
         )}
 
@@ -338,31 +348,36 @@ export default function LoginPage() {
 }
 
 /**
- * The demo-required answer (cant_signup, or Google's 209): the message, with the booking page and the contact link
- * in both languages (the landing page's demo button exists only in Japanese).
+ * The demo-required answer (Google's 209): the message and how to get a demo, in both languages: the booking page
+ * and the contact link of the configuration, each when set, or else whom to ask.
  */
 function DemoRequired() {
   const { t } = useTranslation();
-  const config = runtimeConfig();
+  const { demoBookingUrl, contactUrl } = runtimeConfig();
+  const how = demoBookingUrl ? 'auth.demoHowBooking' : contactUrl ? 'auth.demoHowContact' : 'auth.demoHowAsk';
   return (
     <div className="demo-required" data-test="demo-required-box">
       <p className="form-message error" role="alert" data-test="demo-required">
         {t('auth.demoRequired')}
+        <br />
+        {t(how)}
       </p>
-      <div className="form-actions">
-        <a
-          className="button button-primary"
-          href={config.demoBookingUrl}
-          target="_blank"
-          rel="noreferrer"
-          data-test="demo-booking"
-        >
-          {t('auth.bookDemo')}
-        </a>
-        <a className="button button-ghost" href={config.contactUrl} data-test="demo-contact">
-          {t('common.contact')}
-        </a>
-      </div>
+      {(demoBookingUrl || contactUrl) && (
+        <div className="form-actions">
+          {demoBookingUrl && (
+            <a
+              className="button button-primary"
+              href={demoBookingUrl}
+              target="_blank"
+              rel="noreferrer"
+              data-test="demo-booking"
+            >
+              {t('auth.bookDemo')}
+            </a>
+          )}
+          <ContactLink className="button button-ghost" />
+        </div>
+      )}
     </div>
   );
 }

@@ -45,19 +45,29 @@ export function LanguageSwitch() {
   );
 }
 
-/** The demo-request button, shown only on the Japanese page; it opens the booking page from configuration. */
+/**
+ * The demo-request button, in both languages (sign-up asks every new address for a demo first): it opens the booking
+ * page of the configuration, and is not shown when none is set.
+ */
 export function DemoButton({ className = 'button button-accent' }: { className?: string }) {
-  const { t, i18n } = useTranslation();
-  if (currentLanguage(i18n.language) !== 'ja') return null;
+  const { t } = useTranslation();
+  const booking = runtimeConfig().demoBookingUrl;
+  if (!booking) return null;
   return (
-    <a
-      className={className}
-      href={runtimeConfig().demoBookingUrl}
-      target="_blank"
-      rel="noreferrer"
-      data-test="demo-request"
-    >
+    <a className={className} href={booking} target="_blank" rel="noreferrer" data-test="demo-request">
       {t('common.demoRequest')}
+    </a>
+  );
+}
+
+/** The contact link of the configuration (a form or a mailto address); nothing when none is set. */
+export function ContactLink({ className }: { className?: string }) {
+  const { t } = useTranslation();
+  const contact = runtimeConfig().contactUrl;
+  if (!contact) return null;
+  return (
+    <a className={className} href={contact} data-link="contact">
+      {t('common.contact')}
     </a>
   );
 }
@@ -120,7 +130,7 @@ function MobileMenu({ onClose }: { onClose: () => void }) {
         <Link to="/terms">{t('nav.terms')}</Link>
         <Link to="/law">{t('nav.law')}</Link>
         <Link to="/privacy-policy">{t('nav.privacy')}</Link>
-        <a href={runtimeConfig().contactUrl}>{t('common.contact')}</a>
+        <ContactLink />
       </nav>
       <div className="mobile-menu-actions">
         <LanguageSwitch />
@@ -147,7 +157,7 @@ export function PlainHeader() {
 
 export function SiteFooter({ withAnchors = true }: { withAnchors?: boolean }) {
   const { t } = useTranslation();
-  const config = runtimeConfig();
+  const social = runtimeConfig().links.social;
   return (
     <footer className="site-footer">
       {withAnchors && (
@@ -163,10 +173,12 @@ export function SiteFooter({ withAnchors = true }: { withAnchors?: boolean }) {
         <Link to="/terms">{t('nav.terms')}</Link>
         <Link to="/law">{t('nav.law')}</Link>
         <Link to="/privacy-policy">{t('nav.privacy')}</Link>
-        <a href={config.contactUrl}>{t('common.contact')}</a>
-        <a href={config.links.social} target="_blank" rel="noreferrer">
-          {t('nav.social')}
-        </a>
+        <ContactLink />
+        {social && (
+          <a href={social} target="_blank" rel="noreferrer" data-link="social">
+            {t('nav.social')}
+          </a>
+        )}
       </nav>
       <p className="copyright">{t('nav.copyright', { year: new Date().getFullYear() })}</p>
     </footer>

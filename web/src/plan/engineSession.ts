@@ -55,6 +55,21 @@ export async function resyncEngine(planId: string, force = false): Promise<void>
 }
 
 /**
+ * Follows a save whose edits the browser's workbook already holds, applied as the API applies them (the contract's
+ * request-to-edit functions): when the API answers the next version of the one the workbook is at, the workbook is at
+ * that version now, and no plan file is read. Otherwise (another write came between, the answer came out of order, or
+ * the edits were not applied here) the plan file is read again.
+ */
+export async function followSave(planId: string, version: number | undefined, applied: boolean): Promise<void> {
+  const current = await session(planId);
+  if (applied && current && version !== undefined && version === current.version + 1) {
+    current.version = version;
+    return;
+  }
+  await resyncEngine(planId);
+}
+
+/**
  * Applies edits to the browser workbook; false when there is no workbook, an edit names a case the workbook does not
  * hold yet (case index -1: the API's answer follows instead), or the engine refuses the edit.
  */

@@ -1,4 +1,4 @@
-import { GROWTH_TEMPLATES, MODEL_NAMES, type ModelName } from '@topline/engine/src/schema';
+import { GROWTH_TEMPLATES, MODEL_NAMES, type ModelName } from '@topline/engine/schema';
 
 /** Growth templates of the engine (MODEL.md section 2) and the ones each language offers (working-screens.md 2). */
 export const GROWTH_MODELS: Record<string, readonly number[]> = GROWTH_TEMPLATES;

@@ -2,7 +2,7 @@ import type { PlanEdit, PlanWorkbook } from '@topline/engine';
 import { useCallback, useState } from 'react';
 import type { AnswerAt, GetPath, QueryOf } from '../api/client';
 import { useRetrieve } from './answers';
-import { applyLocal, type EngineSession, resyncEngine, useEngine } from './engineSession';
+import { applyLocal, type EngineSession, followSave, resyncEngine, useEngine } from './engineSession';
 
 /**
  * The engine edits a save causes, given the workbook's case ids: one of the contract's request-to-edit functions
@@ -25,23 +25,33 @@ export function useLiveAnswer<P extends GetPath>(
   const [local, setLocal] = useState<AnswerAt<P> | null>(null);
   const [saving, setSaving] = useState(false);
 
+  /**
+   * Shows `edits` at once and saves. `provisional` edits are a preview that the API's differ from (a new cost item
+   * under a stand-in id): the plan file is read again after the save instead of the workbook following it.
+   */
   const edit = useCallback(
-    async (edits: LocalEdits | null, save: () => Promise<unknown>): Promise<boolean> => {
-      if (edits && engine && applyLocal(engine, edits(engine.caseIds))) {
-        setLocal(compute(engine.workbook, engine, server.data));
-      }
+    async (
+      edits: LocalEdits | null,
+      save: () => Promise<{ version?: number } | unknown>,
+      options: { provisional?: boolean } = {},
+    ): Promise<boolean> => {
+      const shown = edits !== null && engine !== null && applyLocal(engine, edits(engine.caseIds));
+      if (shown && engine) setLocal(compute(engine.workbook, engine, server.data));
+      const applied = shown && !options.provisional;
       setSaving(true);
-      let ok = true;
+      let saved: { version?: number } | undefined;
       try {
-        await save();
+        saved = ((await save()) ?? {}) as { version?: number };
       } catch {
-        ok = false;
+        saved = undefined;
       }
       await server.reload();
       setLocal(null);
       setSaving(false);
-      void resyncEngine(String(planId), !ok);
-      return ok;
+      // The saved edits are the workbook's already: no plan file is read unless something else changed it.
+      if (saved) void followSave(String(planId), saved.version, applied);
+      else void resyncEngine(String(planId), true);
+      return saved !== undefined;
     },
     [engine, compute, server, planId],
   );

@@ -1,5 +1,5 @@
 import type { DashboardSeries } from '@topline/engine';
-import type { DashboardColumn } from '@topline/engine/src/compile/dashboard';
+import type { DashboardColumn } from '@topline/engine/shapes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../charts/Chart';
@@ -13,7 +13,15 @@ import { useShell } from '../shell/ShellContext';
 import { CaseSelect } from './common/CaseSelect';
 import { useScreenReady } from './common/ui';
 import { AsOf } from './dashboard/AsOf';
-import { formatMetric, METRICS_SAAS, METRICS_SELF, RATE_METRICS } from './dashboard/metrics';
+import {
+  formatMetric,
+  METRICS_SAAS,
+  METRICS_SELF,
+  MONEY_METRICS,
+  RATE_METRICS,
+  zeroBaseDash,
+} from './dashboard/metrics';
+import { CasesCashRunway } from './pl/CasesCashRunway';
 import '../styles/screens/dashboard.css';
 
 const COLORS = { red: '#d1364b', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
@@ -49,6 +57,7 @@ export default function DashboardScreen() {
   );
   const [trend, setTrend] = useState<'mrr' | 'arr'>('mrr');
   const [hideEstimate, setHideEstimate] = useState(false);
+  const [compareCases, setCompareCases] = useState(false);
   const mayHide = canEdit(plan, 'dashboard');
   useScreenReady(answer.data !== null || cases.length === 0);
   const data = answer.data;
@@ -73,6 +82,7 @@ export default function DashboardScreen() {
     return (
       <Chart
         height={height}
+        money={MONEY_METRICS.has(name)}
         testId={`chart-${name}`}
         traces={[
           {
@@ -105,6 +115,8 @@ export default function DashboardScreen() {
   const gaugeYear = data.mrr_progress.year;
   const figure = (name: string, column: DashboardColumn) =>
     dashboardFigureTarget(name, column, data.latest_actual_month, caseId);
+  // A rate over a base that is zero up to residue is a dash titled with why.
+  const dash = (path: string) => zeroBaseDash(data.dashes, path, t('residue.zeroBase'));
   const metrics = plan.template === 'saas' ? METRICS_SAAS : METRICS_SELF;
   return (
     <section className="ws-screen" data-screen="dashboard">
@@ -120,7 +132,19 @@ export default function DashboardScreen() {
           />
           {t('ws.dashboard.hideEstimate')}
         </label>
+        {cases.length > 1 && (
+          <label className="ws-switch">
+            <input
+              type="checkbox"
+              checked={compareCases}
+              data-test="dashboard-compare"
+              onChange={(e) => setCompareCases(e.target.checked)}
+            />
+            {t('ws.pl.compare')}
+          </label>
+        )}
       </div>
+      {compareCases && <CasesCashRunway planId={planId} />}
       <AsOf
         planId={planId}
         template={plan.template}
@@ -194,6 +218,7 @@ export default function DashboardScreen() {
             <span
               data-test="mrr-progress-percent"
               {...explainFigure(dashboardScalarTarget('mrr_progress_percent', gaugeYear, caseId), 'ws-gauge')}
+              {...dash('mrr_progress.progress_percent')}
             >
               <Gauge percent={data.mrr_progress.progress_percent} />
             </span>
@@ -231,24 +256,41 @@ export default function DashboardScreen() {
                     className="ws-big"
                     data-test={`latest-${name}`}
                     {...explainFigure(dashboardTarget(name, data.latest_actual_month, current?.case_id))}
+                    {...dash(`metrics.${name}.latest_value`)}
                   >
                     {formatMetric(name, series.latest_value)}
                   </strong>
                   <dl className="ws-averages">
                     <dt>{t('ws.dashboard.fiscalYear')}</dt>
-                    <dd data-test="fiscal-year" {...explainFigure(figure(name, 'fiscal_year_achieved'), '')}>
+                    <dd
+                      data-test="fiscal-year"
+                      {...explainFigure(figure(name, 'fiscal_year_achieved'), '')}
+                      {...dash(`metrics.${name}.fiscal_year_achieved`)}
+                    >
                       {formatPercent(series.fiscal_year_achieved) || '-'}
                     </dd>
                     <dt>{t('ws.dashboard.ave3')}</dt>
-                    <dd data-test="ave-3" {...explainFigure(figure(name, 'ave_three_monthes'), '')}>
+                    <dd
+                      data-test="ave-3"
+                      {...explainFigure(figure(name, 'ave_three_monthes'), '')}
+                      {...dash(`metrics.${name}.ave_three_monthes`)}
+                    >
                       {formatMetric(name, series.ave_three_monthes)}
                     </dd>
                     <dt>{t('ws.dashboard.ave6')}</dt>
-                    <dd data-test="ave-6" {...explainFigure(figure(name, 'ave_six_monthes'), '')}>
+                    <dd
+                      data-test="ave-6"
+                      {...explainFigure(figure(name, 'ave_six_monthes'), '')}
+                      {...dash(`metrics.${name}.ave_six_monthes`)}
+                    >
                       {formatMetric(name, series.ave_six_monthes)}
                     </dd>
                     <dt>{t('ws.dashboard.ave12')}</dt>
-                    <dd data-test="ave-12" {...explainFigure(figure(name, 'ave_twelve_monthes'), '')}>
+                    <dd
+                      data-test="ave-12"
+                      {...explainFigure(figure(name, 'ave_twelve_monthes'), '')}
+                      {...dash(`metrics.${name}.ave_twelve_monthes`)}
+                    >
                       {formatMetric(name, series.ave_twelve_monthes)}
                     </dd>
                   </dl>

@@ -1,5 +1,6 @@
-import { costDeleteEdits, costItemEdits } from '@topline/contract';
+import { costDeleteChanges, costItemChanges, engineEdits } from '@topline/contract';
 import type { CostItemYear, CostYear, PlanWorkbook } from '@topline/engine';
+import { calendarOf } from '@topline/engine/calendar';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AnswerAt, api } from '../api/client';
@@ -77,23 +78,23 @@ export default function ExpensesScreen() {
   if (!live.data || !current || !yearCost) return <section className="ws-screen" data-screen="expenses" />;
   const caseId = current.case_id;
   const monthsLabels = yearMonths(plan.start_year, plan.start_month, year);
-  const firstMonth = {
-    year: plan.start_year + Math.floor((plan.start_month - 1 + (year - 1) * 12) / 12),
-    month: ((plan.start_month - 1 + (year - 1) * 12) % 12) + 1,
-  };
+  const firstMonth = calendarOf(plan.start_year, plan.start_month, 12 * (year - 1) + 1);
 
   const saveItem = async (draft: CostItemDraft) => {
     const { cost_id: costId, ...fields } = draft;
     if (costId === undefined) {
       // The browser shows a new item under a stand-in id until the saved answer (with the API's id) is read.
       await edit(
-        (ids) => costItemEdits(caseId, `new-${Date.now()}`, fields, ids),
+        (ids) => engineEdits(costItemChanges(caseId, null, fields), ids, `new-${Date.now()}`),
         () => api.post('/cost/create', { business_plan_id: planId, case_id: caseId, year, item: fields }),
+        { provisional: true },
       );
       return;
     }
     await edit(
-      (ids) => costItemEdits(caseId, costId, fields, ids),
+      // An item still shown under its stand-in id keeps it in the preview (the API refuses the edit until it is saved).
+      (ids) =>
+        engineEdits(costItemChanges(caseId, typeof costId === 'number' ? costId : null, fields), ids, String(costId)),
       () =>
         api.post('/cost/edit', {
           business_plan_id: planId,
@@ -192,6 +193,7 @@ export default function ExpensesScreen() {
           <div className="ws-card">
             <Chart
               testId="cost-chart"
+              money
               title={t('ws.cost.chartTitle')}
               traces={[
                 ...groupYear.detail.map((d) => ({
@@ -265,7 +267,7 @@ export default function ExpensesScreen() {
             const costId = item.cost_id;
             if (typeof costId !== 'number') return;
             void edit(
-              (ids) => costDeleteEdits(caseId, costId, ids),
+              (ids) => engineEdits(costDeleteChanges(caseId, costId), ids),
               () => api.post('/cost/delete', { business_plan_id: planId, case_id: caseId, cost_id: costId }),
             );
           }}

@@ -3,10 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../api/client';
 import { Loading } from '../shell/Loading';
-import type { SpreadsheetReturn } from '../spreadsheet/SpreadsheetModal';
+import { DRIVE_PLAN_KEY, type SpreadsheetReturn } from '../spreadsheet/driveReturn';
 import './common/messages';
-
-export const DRIVE_PLAN_KEY = 'topline.drive_plan_id';
 
 /**
  * Callback of the spreadsheet connection (working-screens.md section 2): Google's consent page sends the browser

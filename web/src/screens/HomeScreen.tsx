@@ -1,5 +1,5 @@
 import { HOME_ALIASES, type HomeAnswer } from '@topline/contract';
-import type { DAILY_METRICS } from '@topline/engine/src/schema';
+import type { DAILY_METRICS } from '@topline/engine/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -196,9 +196,11 @@ export default function HomeScreen() {
           <div className="ws-card" data-test="benchmarks">
             <header className="ws-card-header">
               <h3>{t('ws.home.benchmarks')}</h3>
-              <a href={links.database} target="_blank" rel="noreferrer">
-                {t('ws.home.database')}
-              </a>
+              {links.database && (
+                <a href={links.database} target="_blank" rel="noreferrer">
+                  {t('ws.home.database')}
+                </a>
+              )}
             </header>
             {data.db_chart.length === 0 && <p className="muted">{t('ws.home.nothingYet')}</p>}
             <div className="ws-two">
@@ -216,25 +218,34 @@ export default function HomeScreen() {
           <div className="ws-card" data-test="blog">
             <header className="ws-card-header">
               <h3>{t('ws.home.blog')}</h3>
-              <a href={links.blog} target="_blank" rel="noreferrer">
-                {t('ws.home.blogLink')}
-              </a>
+              {links.blog && (
+                <a href={links.blog} target="_blank" rel="noreferrer">
+                  {t('ws.home.blogLink')}
+                </a>
+              )}
             </header>
             {data.blog.length === 0 && <p className="muted">{t('ws.home.nothingYet')}</p>}
             <div className="ws-blog">
-              {data.blog.map((post) => (
-                <a
-                  key={post.id}
-                  className="ws-blog-card"
-                  href={post.url ?? links.blog}
-                  target="_blank"
-                  rel="noreferrer"
-                >
-                  {post.thumbnail && <img src={post.thumbnail} alt="" loading="lazy" />}
-                  <small>{post.category}</small>
-                  <span>{post.title}</span>
-                </a>
-              ))}
+              {data.blog.map((post) => {
+                const card = (
+                  <>
+                    {post.thumbnail && <img src={post.thumbnail} alt="" loading="lazy" />}
+                    <small>{post.category}</small>
+                    <span>{post.title}</span>
+                  </>
+                );
+                // An article with no address of its own links to the blog, when there is one; else it is no link.
+                const href = post.url ?? links.blog;
+                return href ? (
+                  <a key={post.id} className="ws-blog-card" href={href} target="_blank" rel="noreferrer">
+                    {card}
+                  </a>
+                ) : (
+                  <div key={post.id} className="ws-blog-card">
+                    {card}
+                  </div>
+                );
+              })}
             </div>
           </div>
         </>

@@ -2,6 +2,7 @@ import { COMMENT_MAX } from '@topline/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ExplainSnapshot } from '../explain/CellExplain';
 import { useCellMessages } from '../grid/CellMessages';
 import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
@@ -15,8 +16,10 @@ import { MonthlyCsvButton, XlsxDownloadButton, XlsxImportButton } from './common
 import { Confirm, Modal, Tabs, useScreenReady, ViewOnlyNote } from './common/ui';
 import { MonthlyCharts } from './monthly/MonthlyCharts';
 import { type Display, MonthlyGrid, type MonthlyGridHandle } from './monthly/MonthlyGrid';
-import { columnsOf, engineView, recordsOf, type ScreenView, type Section } from './monthly/model';
+import { columnsOf, engineView, recordsOf, type ScreenView, type Section, viewPath } from './monthly/model';
 import { useMonthlyEdits } from './monthly/useMonthlyEdits';
+import { SnapshotChoice, useSnapshots } from './pl/SnapshotChoice';
+import { RevisePanel } from './revise/RevisePanel';
 import '../styles/screens/monthly.css';
 
 /** Monthly P&L (working-screens.md section 2): five views, the 17-column grid, edits, revision, reverse, comments. */
@@ -28,20 +31,24 @@ export default function MonthlyPlScreen() {
   const planId = plan.business_plan_id;
   const cases = plan.cases;
   const { current, choose } = useCurrentCase(planId, cases);
+  const [view, setView] = useState<ScreenView>('estimate');
+  // The budget of progress and variance: the live plan's estimate, or a snapshot's (a plan of record).
+  const snapshots = useSnapshots(planId);
+  const [budget, setBudget] = useState<number | null>(null);
+  const chosen = snapshots?.find((s) => s.id === budget) ?? null;
+  const compared = view === 'progress' || view === 'variance' ? (chosen?.id ?? undefined) : undefined;
   // The screen shows one plan year at a time and asks for just that year (a sixth of the six-year answer).
   const monthly = useRetrieve(
     '/pl/monthly/retrieve',
-    { business_plan_id: planId, case_id: current?.case_id, year },
+    { business_plan_id: planId, case_id: current?.case_id, year, snapshot_id: compared },
     current !== null || cases.length === 0,
   );
   // Without a case list the API answers the first case.
   const caseId = current?.case_id ?? monthly.data?.case_id;
   const engine = useEngine(planId);
-  const [view, setView] = useState<ScreenView>('estimate');
   const [variance, setVariance] = useState<'rate' | 'value'>('rate');
   const [display, setDisplay] = useState<Display>({ months: true, quarters: false, cy: true });
   const [collapsed, setCollapsed] = useState<ReadonlySet<Section>>(new Set());
-  const [pattern, setPattern] = useState<'upward' | 'downward'>('upward');
   const [commenting, setCommenting] = useState<{ index: number; text: string } | null>(null);
   const [leaving, setLeaving] = useState<string | null>(null);
   const editMonthly = canEdit(plan, 'monthly_pl');
@@ -50,9 +57,12 @@ export default function MonthlyPlScreen() {
   useScreenReady(monthly.data !== null);
 
   const eView = engineView(view, variance);
-  const yearData = monthly.data?.monthly_pl.find((entry) => entry.year === year);
+  // An answer read against another budget than the one chosen is not shown while the chosen one loads.
+  const answer = monthly.data && monthly.data.snapshot?.id === compared ? monthly.data : null;
+  const yearData = answer?.monthly_pl.find((entry) => entry.year === year);
   const serverColumns = useMemo(
-    () => (yearData ? columnsOf(recordsOf(yearData, eView), year) : []),
+    () =>
+      yearData ? columnsOf(recordsOf(yearData, eView), year, { path: viewPath(eView), dashes: yearData.dashes }) : [],
     [yearData, eView, year],
   );
   const monthLabels = useMemo(
@@ -126,13 +136,6 @@ export default function MonthlyPlScreen() {
     setDisplay(next);
   };
 
-  const reviseBudget = () => {
-    if (!editMonthly) return;
-    void revise(pattern, () =>
-      notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.monthly.revised') }),
-    );
-  };
-
   const saveMemo = () => {
     if (!commenting) return;
     setCommenting(null);
@@ -155,8 +158,25 @@ export default function MonthlyPlScreen() {
             label: t(`ws.monthly.view.${key}`),
           }))}
         />
-        <MonthlyCsvButton planId={planId} caseId={caseId} year={year} view={view} />
-        <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} />
+        {(view === 'progress' || view === 'variance') && (
+          <SnapshotChoice
+            snapshots={snapshots}
+            current={budget}
+            onChange={setBudget}
+            label={t('ws.budget.label')}
+            none={t('ws.budget.live')}
+            testId="budget-snapshot"
+          />
+        )}
+        <MonthlyCsvButton
+          planId={planId}
+          caseId={caseId}
+          year={year}
+          view={view}
+          variance={variance}
+          snapshotId={compared}
+        />
+        <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} snapshotId={compared} />
         {editActuals && (
           <XlsxImportButton
             planId={planId}
@@ -202,50 +222,48 @@ export default function MonthlyPlScreen() {
             ]}
           />
         )}
-        {view === 'revise' && (
-          <div className="ws-revise" data-test="revise">
-            {(['upward', 'downward'] as const).map((p) => (
-              <label key={p} className="ws-switch">
-                <input
-                  type="radio"
-                  name="revise-pattern"
-                  checked={pattern === p}
-                  disabled={!editMonthly}
-                  onChange={() => setPattern(p)}
-                />
-                {t(`ws.monthly.${p}`)}
-              </label>
-            ))}
-            <button
-              type="button"
-              className="button button-small button-primary"
-              disabled={!editMonthly}
-              data-test="revise-submit"
-              onClick={reviseBudget}
-            >
-              {t('ws.monthly.reviseBudget')}
-            </button>
-          </div>
-        )}
       </div>
+      {compared !== undefined && answer?.snapshot && chosen && (
+        <p className="muted" data-test="budget-note">
+          {t('ws.budget.note', { name: chosen.name, case: answer.snapshot.case_name })}
+        </p>
+      )}
+      {view === 'revise' && (
+        <div className="ws-card">
+          <RevisePanel
+            planId={planId}
+            caseId={caseId}
+            year={year}
+            editable={editMonthly}
+            onRevise={(pattern) =>
+              revise(pattern, () =>
+                notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.monthly.revised') }),
+              )
+            }
+          />
+        </div>
+      )}
       {yearData && (
         <>
           <div className="ws-card ws-grid-card">
-            <MonthlyGrid
-              handle={grid}
-              columns={columns}
-              template={plan.template}
-              view={view}
-              variance={variance}
-              display={display}
-              editing={editing}
-              allowedEdit={allowedEdit}
-              collapsed={collapsed}
-              actions={actions}
-              messages={cellMessages}
-              enteredAt={engine ? enteredAt : undefined}
-              caseId={caseId}
-            />
+            {/* Against a snapshot, a figure explains against it. */}
+            <ExplainSnapshot.Provider value={compared}>
+              <MonthlyGrid
+                handle={grid}
+                columns={columns}
+                template={plan.template}
+                view={view}
+                variance={variance}
+                display={display}
+                editing={editing}
+                allowedEdit={allowedEdit}
+                collapsed={collapsed}
+                actions={actions}
+                messages={cellMessages}
+                enteredAt={engine ? enteredAt : undefined}
+                caseId={caseId}
+              />
+            </ExplainSnapshot.Provider>
           </div>
           <MonthlyCharts graph={yearData.graph} months={monthLabels} template={plan.template} />
         </>

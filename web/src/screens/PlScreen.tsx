@@ -1,15 +1,15 @@
 import { type ColorSet, caseNameEdits, caseYearEdits, type InputOf, modelEdits } from '@topline/contract';
 import type { PlanWorkbook } from '@topline/engine';
-import { useCallback, useMemo, useState } from 'react';
+import type { CompareMeasure } from '@topline/engine/shapes';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { Chart } from '../charts/Chart';
-import { caseCompareTraces } from '../charts/plCompare';
 import { yyyymmdd } from '../format/numbers';
 import { type TableRow, YearTable } from '../grid/YearTable';
 import { useNotice } from '../notices';
-import { canEdit } from '../plan/access';
-import { download } from '../plan/answers';
+import { canEdit, levelOf } from '../plan/access';
+import { download, useRetrieve } from '../plan/answers';
 import { caseLabel } from '../plan/caseNames';
 import { useCurrentCase } from '../plan/currentCase';
 import { type EngineSession, resyncEngine } from '../plan/engineSession';
@@ -18,9 +18,13 @@ import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
 import { XlsxDownloadButton } from './common/SpreadsheetDownloads';
 import { useScreenReady, ViewOnlyNote } from './common/ui';
+import { CaseComparisonTable } from './pl/CaseComparisonTable';
 import { CaseTabs } from './pl/CaseTabs';
 import { ColorEditor } from './pl/ColorEditor';
+import { CompareToolbar } from './pl/CompareToolbar';
+import { compareTraces, shownCases } from './pl/compareModel';
 import { GrowthModel } from './pl/GrowthModel';
+import { useSnapshots } from './pl/SnapshotChoice';
 import { PerHeadSuggestion } from './pl/SuggestionModal';
 import type { PlAnswer } from './pl/types';
 import '../styles/screens/pl.css';
@@ -77,6 +81,24 @@ export default function PlScreen() {
   const { current: chosenCase, choose: setChosen } = useCurrentCase(planId, live.data?.values ?? []);
   const chosen = chosenCase?.case_id ?? null;
   const [compare, setCompare] = useState(false);
+  const [measure, setMeasure] = useState<CompareMeasure>('arr');
+  // Snapshots follow the monthly P&L area: its role, and the owner's tier (Basic or Team).
+  const readsSnapshots = !plan.locked.includes('monthly_pl') && levelOf(plan, 'monthly_pl') !== 'no_access';
+  const snapshots = useSnapshots(planId, readsSnapshots);
+  const [snapshotId, setSnapshotId] = useState<number | null>(null);
+  const snapshotName = snapshots?.find((s) => s.id === snapshotId)?.name;
+  // Cases side by side: the engine's comparison, read while comparing and again after every change of the plan; a
+  // snapshot chosen is set beside the cases.
+  const comparison = useRetrieve(
+    '/pl/compare',
+    { business_plan_id: planId, snapshot_id: snapshotName === undefined ? undefined : (snapshotId ?? undefined) },
+    compare,
+  );
+  const reloadComparison = comparison.reload;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new P&L answer is the trigger
+  useEffect(() => {
+    if (compare) void reloadComparison();
+  }, [live.data]);
   const editable = canEdit(plan, 'pl');
   useScreenReady(live.data !== null);
 
@@ -120,8 +142,18 @@ export default function PlScreen() {
   if (!live.data || !current) return <section className="ws-screen" data-screen="pl" />;
   const millions = (v: number | null) => (v === null ? null : v / 1_000_000);
 
-  const traces = compare
-    ? caseCompareTraces(cases, yearHeaders, colors, (name) => caseLabel(name, t))
+  const label = (name: string) => caseLabel(name, t);
+  const snapshotLabel = (name: string | undefined) =>
+    name === undefined ? null : t('ws.budget.snapshotColumn', { name });
+  const compared = compare && comparison.data ? shownCases(comparison.data, snapshotLabel(snapshotName)) : null;
+  const traces = compared
+    ? compareTraces(
+        compared,
+        measure,
+        yearHeaders,
+        compared.map((_, i) => colors[i]?.arr),
+        label,
+      )
     : [
         {
           type: 'bar' as const,
@@ -199,7 +231,7 @@ export default function PlScreen() {
           }}
         />
         <div className="ws-toolbar-right">
-          {cases.length > 1 && (
+          {(cases.length > 1 || (snapshots?.length ?? 0) > 0) && (
             <label className="ws-switch">
               <input
                 type="checkbox"
@@ -227,11 +259,34 @@ export default function PlScreen() {
           <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} />
         </div>
       </div>
+      {compare && (
+        <CompareToolbar
+          measure={measure}
+          onMeasure={setMeasure}
+          planId={planId}
+          planName={plan.business_plan_name}
+          onError={() => notice({ kind: 'error', title: t('errors.title'), message: t('errors.unexpected') })}
+          snapshots={snapshots}
+          snapshot={snapshotId}
+          onSnapshot={setSnapshotId}
+        />
+      )}
       <PerHeadSuggestion planId={planId} caseId={current.case_id} />
       <div className="ws-card">
-        <Chart traces={traces} testId="pl-chart" layout={{ yaxis: { title: { text: t('ws.common.millions') } } }} />
+        <Chart
+          traces={traces}
+          testId="pl-chart"
+          money
+          title={compared ? t('ws.compare.chartTitle', { measure: t(`ws.compare.measures.${measure}`) }) : undefined}
+          layout={{ yaxis: { title: { text: t('ws.common.millions') } } }}
+        />
       </div>
-      <div className="ws-card">
+      {compared && (
+        <div className="ws-card">
+          <CaseComparisonTable cases={compared} yearHeaders={yearHeaders} label={label} />
+        </div>
+      )}
+      <div className="ws-card" hidden={compare}>
         <YearTable
           rows={rows}
           headers={yearHeaders}

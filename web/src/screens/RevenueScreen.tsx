@@ -129,6 +129,7 @@ export default function RevenueScreen() {
         <div className="ws-card">
           <Chart
             testId="revenue-monthly"
+            money
             title={t('ws.revenue.monthly')}
             traces={[
               {
@@ -152,6 +153,7 @@ export default function RevenueScreen() {
         <div className="ws-card">
           <Chart
             testId="revenue-cumulative"
+            money
             title={t('ws.revenue.cumulative')}
             traces={[
               {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { acceptIcon } from '../lib/icon';
+import { usePlanIcon } from '../lib/planIcon';
 import { useNotice } from '../notices';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
@@ -23,7 +24,17 @@ export default function SettingScreen() {
   const [startYear, setStartYear] = useState(plan.start_year);
   const [startMonth, setStartMonth] = useState(plan.start_month);
   const [icon, setIcon] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(plan.business_plan_icon);
+  // The icon chosen and not yet saved, else the plan's own.
+  const [chosen, setChosen] = useState<string | null>(null);
+  const stored = usePlanIcon(plan.business_plan_icon);
+  const preview = chosen ?? stored;
+  // A chosen icon's object URL is let go once another replaces it, or the screen closes.
+  useEffect(
+    () => () => {
+      if (chosen !== null) URL.revokeObjectURL(chosen);
+    },
+    [chosen],
+  );
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   useScreenReady(true);
@@ -66,6 +77,7 @@ export default function SettingScreen() {
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.planUpdated') });
       setIcon(null);
       await refresh();
+      setChosen(null);
     } catch {
       // The client shows the server's message.
     } finally {
@@ -145,7 +157,7 @@ export default function SettingScreen() {
                 return;
               }
               setIcon(file);
-              setPreview(URL.createObjectURL(file));
+              setChosen(URL.createObjectURL(file));
             }}
           />
         </label>

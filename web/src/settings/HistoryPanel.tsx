@@ -19,6 +19,7 @@ import { Loading } from '../shell/Loading';
 import { HistoryItemLine } from './HistoryItemLine';
 import { HistoryCompareView, HistoryPointView } from './HistoryPoints';
 import { actionText, changeTime } from './historyText';
+import { SnapshotsSection } from './SnapshotsSection';
 import './history.css';
 
 /** When a change was committed, in local time. */
@@ -198,6 +199,11 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
       {problem}
     </p>
   );
+  // A snapshot's restore is a change of the history: the shell and the list read the plan again, as after a restore.
+  const afterSnapshotRestore = async () => {
+    onPlanChanged();
+    await Promise.all([load(null), refresh()]);
+  };
   const dateOf = (id: number | null) => {
     const change = changes.find((entry) => entry.id === id);
     return change ? changeTime(change.at) : `#${id}`;
@@ -205,6 +211,7 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
 
   return (
     <div className="history-panel" data-test="history-panel">
+      <SnapshotsSection planId={planId} onRestored={afterSnapshotRestore} />
       <p className="muted">{t('history.intro')}</p>
       {seesPl && (
         <div className="history-toolbar">
@@ -265,10 +272,13 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
                 ) : (
                   <ChangeTime at={change.at} />
                 )}
-                <span className="history-by" data-test="history-by">
-                  {change.by ?? t('history.unknownUser')}
-                </span>
-                <span className="history-action" data-test="history-action" data-action={change.action}>
+                {/* A change the user may see nothing of says neither who nor which call. */}
+                {(change.by !== null || change.action !== null) && (
+                  <span className="history-by" data-test="history-by">
+                    {change.by ?? t('history.unknownUser')}
+                  </span>
+                )}
+                <span className="history-action" data-test="history-action" data-action={change.action ?? ''}>
                   {actionText(change.action, words)}
                 </span>
                 {change.restored_from !== null && (

@@ -1,4 +1,4 @@
-import type { HistoryCompareAnswer, HistoryItem, HistoryPoint } from '@topline/contract';
+import type { HistoryCompareAnswer, HistoryEntry, HistoryPoint } from '@topline/contract';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, isNegative } from '../format/numbers';
 import { caseLabel } from '../plan/caseNames';
@@ -128,7 +128,7 @@ export function HistoryCompareView({
         <p className="muted">{t('history.noInputs')}</p>
       ) : (
         <ul className="history-items" data-test="history-inputs">
-          {inputs.map((item: HistoryItem, index) => (
+          {inputs.map((item: HistoryEntry, index) => (
             <HistoryItemLine
               // biome-ignore lint/suspicious/noArrayIndexKey: an input of a comparison has no id of its own
               key={index}

@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useNotice } from '../notices';
+import { levelOf } from '../plan/access';
 import { useSession } from '../session';
 import { type SettingsTab, ShellContext } from '../shell/ShellContext';
 import { BillingPanel } from './BillingPanel';
 import { HistoryPanel } from './HistoryPanel';
 import { choiceLabel, EMPTY_PROFILE, ProfileFields, profileErrors } from './ProfileFields';
+import { SnapshotsSection } from './SnapshotsSection';
 
 interface SettingsModalProps {
   initialTab: SettingsTab;
@@ -25,7 +27,11 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
   const session = useSession();
   const shell = useContext(ShellContext);
   const historyPlan = shell && (shell.plan.is_owner || hasEdit(shell.plan.role)) ? shell.plan : null;
-  const [tab, setTab] = useState<SettingsTab>(initialTab === 'history' && !historyPlan ? 'plans' : initialTab);
+  // Snapshots follow the monthly P&L area's role: a viewer of it sees and downloads them, without the history.
+  const snapshotsPlan = shell && !historyPlan && levelOf(shell.plan, 'monthly_pl') !== 'no_access' ? shell.plan : null;
+  const [tab, setTab] = useState<SettingsTab>(
+    initialTab === 'history' && !historyPlan && !snapshotsPlan ? 'plans' : initialTab,
+  );
   const dialog = useRef<HTMLDialogElement>(null);
   // Unsaved profile edits ask before they are thrown away by closing or switching tab.
   const dirty = useRef(false);
@@ -49,6 +55,7 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
     { key: 'plans', label: t('settings.planList') },
     { key: 'plan', label: t('settings.plan') },
     ...(historyPlan ? [{ key: 'history' as const, label: t('history.tab') }] : []),
+    ...(snapshotsPlan ? [{ key: 'history' as const, label: t('snapshots.title') }] : []),
     { key: 'profile', label: t('settings.profile') },
   ];
 
@@ -88,6 +95,11 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
           {tab === 'plan' && <BillingPanel />}
           {tab === 'history' && historyPlan && shell && (
             <HistoryPanel plan={historyPlan} onPlanChanged={shell.planChanged} />
+          )}
+          {tab === 'history' && snapshotsPlan && shell && (
+            <div className="history-panel" data-test="snapshots-panel">
+              <SnapshotsSection planId={snapshotsPlan.business_plan_id} onRestored={async () => shell.planChanged()} />
+            </div>
           )}
           {tab === 'profile' && (
             <ProfileTab

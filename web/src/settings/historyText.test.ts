@@ -80,6 +80,8 @@ describe('history words', () => {
     expect(valueText(true, 'flag', japanese)).toBe('はい');
     expect(valueText('can_edit', 'sm', english, 'member')).toBe('Can edit');
     expect(valueText('t2d3', 'model_name', english, 'case')).toBe('T2D3');
+    expect(valueText('ab'.repeat(32), 'icon_hash', english, 'plan')).toBe('an image');
+    expect(keyText(item({ kind: 'plan', key: 'icon_hash' }), japanese)).toBe('アイコン');
   });
 
   it('writes the time of a change in local year/month/day hour:minute', () => {

@@ -50,8 +50,12 @@ const ACTIONS: Readonly<Record<string, string>> = {
   unattributed: 'unattributed',
 };
 
-/** A change's call in words; a call this list does not know is shown as the API names it. */
-export function actionText(action: string, words: HistoryWords): string {
+/**
+ * A change's call in words; a call this list does not know is shown as the API names it, and the call of a change
+ * the user may see nothing of (null) is not named.
+ */
+export function actionText(action: string | null, words: HistoryWords): string {
+  if (action === null) return words.t('history.actions.hidden');
   const key = ACTIONS[action];
   return key ? words.t(`history.actions.${key}`) : action;
 }
@@ -124,6 +128,8 @@ export function valueText(
 ): string {
   if (value === null) return '—';
   if (typeof value === 'boolean') return words.t(value ? 'history.yes' : 'history.no');
+  // An icon is recorded by the hash of its bytes, which says nothing to a reader.
+  if (key === 'icon_hash') return words.t('history.image');
   if (typeof value === 'string') {
     const named = kind === 'member' ? `ws.roles.${value}` : key === 'model_name' ? `ws.models.${value}` : null;
     return named && words.has(named) ? words.t(named) : value;

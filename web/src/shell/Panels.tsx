@@ -12,11 +12,12 @@ export function usePlanTabLink(): { pathname: string; search: string } {
 
 /**
  * The placeholder on a tier-locked screen: title, text, image, Upgrade (to the Plan tab of the settings modal, where
- * the user subscribes) and demo request.
+ * the user subscribes) and demo request (when the configuration has a booking page).
  */
 export function UpgradePlaceholder() {
   const { t } = useTranslation();
   const planTab = usePlanTabLink();
+  const booking = runtimeConfig().demoBookingUrl;
   return (
     <section className="upgrade-placeholder" data-test="upgrade-placeholder">
       <svg viewBox="0 0 120 80" width="180" height="120" aria-hidden="true">
@@ -34,9 +35,11 @@ export function UpgradePlaceholder() {
         <Link className="button button-primary" to={planTab}>
           {t('common.upgrade')}
         </Link>
-        <a className="button button-ghost" href={runtimeConfig().demoBookingUrl} target="_blank" rel="noreferrer">
-          {t('common.demoRequest')}
-        </a>
+        {booking && (
+          <a className="button button-ghost" href={booking} target="_blank" rel="noreferrer" data-test="demo-request">
+            {t('common.demoRequest')}
+          </a>
+        )}
       </div>
     </section>
   );

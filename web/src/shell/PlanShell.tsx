@@ -1,5 +1,5 @@
 import type { ScreenKey } from '@topline/contract';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ExplainHost } from '../explain/ExplainContext';
@@ -9,6 +9,7 @@ import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
 import { Loading } from './Loading';
 import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder, usePlanTabLink } from './Panels';
+import { prefetchScreens } from './preload';
 import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
 import { SideMenu } from './SideMenu';
 import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, screenLocked, showsYearSwitcher } from './screens';
@@ -17,6 +18,19 @@ import { YearSwitcher } from './YearSwitcher';
 const SettingsModal = lazy(() => import('../settings/SettingsModal'));
 const COLLAPSE_KEY = 'topline.menu_collapsed';
 const SETTINGS_TABS: readonly SettingsTab[] = ['plans', 'plan', 'history', 'profile'];
+/** Screens whose main content is a grid: a skip link leads there. */
+const GRID_SCREENS: readonly ScreenKey[] = ['monthly_pl', 'pl', 'kpi', 'revenue', 'expenses'];
+
+/** Puts the keyboard on the screen's first grid, at its first cell (or on the screen's content while it loads). */
+function skipToGrid(event: React.MouseEvent) {
+  event.preventDefault();
+  const row = 'main .data-grid .ag-row[row-index="0"]';
+  const cell =
+    document.querySelector<HTMLElement>(`${row} .ag-grid-scrolling-cells .ag-cell`) ??
+    document.querySelector<HTMLElement>(`${row} .ag-cell`);
+  if (cell) cell.focus();
+  else document.querySelector<HTMLElement>('main')?.focus();
+}
 
 function screenKeyFromPath(rest: string): ScreenKey | null {
   const first = rest.split('/')[0] ?? '';
@@ -79,6 +93,16 @@ export default function PlanShell() {
     void resyncEngine(planId, true);
   }, [planId]);
 
+  // Once the first screen has shown its numbers, the side menu's other screens load when the browser is idle.
+  const prefetched = useRef(false);
+  useEffect(() => {
+    if (loading || !plan || prefetched.current) return;
+    prefetched.current = true;
+    prefetchScreens(
+      SCREENS.filter((entry) => hasAccess(plan, entry) && !screenLocked(plan, entry)).map((entry) => entry.key),
+    );
+  }, [loading, plan]);
+
   const view = useMemo<ShellView | null>(
     () => (plan ? { plan, year, setYear, setLoading, openSettings, planChanged } : null),
     [plan, year, openSettings, planChanged],
@@ -105,6 +129,12 @@ export default function PlanShell() {
   return (
     <ShellContext.Provider value={view}>
       <div className={`shell theme-${plan.theme_color}${collapsed ? ' menu-collapsed' : ''}`}>
+        {GRID_SCREENS.includes(screenKey) && (
+          // biome-ignore lint/a11y/useValidAnchor: a skip link is in-page navigation; it puts the grid's focus on a cell
+          <a className="skip-link" href="#content" data-test="skip-to-grid" onClick={skipToGrid}>
+            {t('ws.table.skip')}
+          </a>
+        )}
         <SideMenu
           plan={plan}
           plans={plans}
@@ -128,7 +158,7 @@ export default function PlanShell() {
               <YearSwitcher year={year} startYear={plan.start_year} startMonth={plan.start_month} onChange={setYear} />
             )}
           </header>
-          <main className="shell-content">
+          <main className="shell-content" id="content" tabIndex={-1}>
             {locked ? (
               <UpgradePlaceholder />
             ) : !allowed ? (

@@ -2,10 +2,12 @@ import type { PlanListItem, UserView } from '@topline/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { runtimeConfig } from '../config';
+import { usePlanIcon } from '../lib/planIcon';
 import { hasAccess, type ScreenDef, screenByKey } from './screens';
 
 function PlanIcon({ plan }: { plan: PlanListItem }) {
-  if (plan.business_plan_icon) return <img src={plan.business_plan_icon} alt="" width={32} height={32} />;
+  const src = usePlanIcon(plan.business_plan_icon);
+  if (src) return <img src={src} alt="" width={32} height={32} />;
   return <span className="plan-icon-default">{plan.business_plan_name.slice(0, 1).toUpperCase()}</span>;
 }
 
@@ -108,33 +110,40 @@ export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, o
           </button>
           {/* Free (and a trial) hides the Knowledge link (product-and-account.md section 6). */}
           {user.plan.plan !== 'free' && (
-            <a className="menu-item" href={links.knowledge} target="_blank" rel="noreferrer" data-link="knowledge">
-              <span className="menu-icon" aria-hidden="true">
-                ✦
-              </span>
-              <span className="menu-text">{t('shell.knowledge')}</span>
-            </a>
+            <MenuLink kind="knowledge" href={links.knowledge} icon="✦" collapsed={collapsed} />
           )}
-          <a className="menu-item" href={links.help} target="_blank" rel="noreferrer" data-link="help">
-            <span className="menu-icon" aria-hidden="true">
-              ?
-            </span>
-            <span className="menu-text">{t('shell.help')}</span>
-          </a>
-          <a className="menu-item" href={links.feedback} target="_blank" rel="noreferrer" data-link="feedback">
-            <span className="menu-icon" aria-hidden="true">
-              ✉
-            </span>
-            <span className="menu-text">{t('shell.feedback')}</span>
-          </a>
-          <a className="menu-item" href={links.database} target="_blank" rel="noreferrer" data-link="database">
-            <span className="menu-icon" aria-hidden="true">
-              ◫
-            </span>
-            <span className="menu-text">{t('shell.database')}</span>
-          </a>
+          <MenuLink kind="help" href={links.help} icon="?" collapsed={collapsed} />
+          <MenuLink kind="feedback" href={links.feedback} icon="✉" collapsed={collapsed} />
+          <MenuLink kind="database" href={links.database} icon="◫" collapsed={collapsed} />
         </div>
       </nav>
     </aside>
+  );
+}
+
+/** An outside link of the menu, from the configuration; a link the deployment did not set is not shown. */
+function MenuLink(props: {
+  kind: 'knowledge' | 'help' | 'feedback' | 'database';
+  href?: string | undefined;
+  icon: string;
+  collapsed: boolean;
+}) {
+  const { t } = useTranslation();
+  if (!props.href) return null;
+  const label = t(`shell.${props.kind}`);
+  return (
+    <a
+      className="menu-item"
+      href={props.href}
+      target="_blank"
+      rel="noreferrer"
+      data-link={props.kind}
+      title={props.collapsed ? label : undefined}
+    >
+      <span className="menu-icon" aria-hidden="true">
+        {props.icon}
+      </span>
+      <span className="menu-text">{label}</span>
+    </a>
   );
 }

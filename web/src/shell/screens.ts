@@ -7,7 +7,8 @@ import {
   type Scope,
   type ScreenKey,
 } from '@topline/contract';
-import { lazy } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { SCREEN_IMPORTS } from './preload';
 
 /** The working screens under /business-plans/:id, each loaded on demand so charts and grids stay out of the shell. */
 export interface ScreenDef {
@@ -29,16 +30,9 @@ export const SCREENS: readonly ScreenDef[] = [
   { key: 'setting', path: 'setting', label: 'shell.businessPlanSetting', scope: null },
 ];
 
-export const SCREEN_COMPONENTS = {
-  home: lazy(() => import('../screens/HomeScreen')),
-  dashboard: lazy(() => import('../screens/DashboardScreen')),
-  monthly_pl: lazy(() => import('../screens/MonthlyPlScreen')),
-  pl: lazy(() => import('../screens/PlScreen')),
-  kpi: lazy(() => import('../screens/KpiScreen')),
-  revenue: lazy(() => import('../screens/RevenueScreen')),
-  expenses: lazy(() => import('../screens/ExpensesScreen')),
-  setting: lazy(() => import('../screens/SettingScreen')),
-} as const;
+export const SCREEN_COMPONENTS = Object.fromEntries(
+  Object.entries(SCREEN_IMPORTS).map(([key, load]) => [key, lazy(load)]),
+) as Record<ScreenKey, LazyExoticComponent<ComponentType>>;
 
 export function screenByKey(key: ScreenKey): ScreenDef {
   return SCREENS.find((screen) => screen.key === key) ?? (SCREENS[0] as ScreenDef);

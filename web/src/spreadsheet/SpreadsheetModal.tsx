@@ -13,9 +13,9 @@ import { useLocation, useNavigate } from 'react-router';
 import { ApiError, api } from '../api/client';
 import { useNewest } from '../lib/newest';
 import { Modal } from '../screens/common/ui';
-import { DRIVE_PLAN_KEY } from '../screens/GoogleDriveCallback';
 import '../screens/common/messages';
 import './spreadsheet.css';
+import { DRIVE_PLAN_KEY, type SpreadsheetReturn } from './driveReturn';
 import { timeSince } from './timeSince';
 
 type Info = DataOf<'spreadsheetRetrieve'>;
@@ -28,11 +28,6 @@ interface Result {
 /** How long a result message stays (spec section 2). */
 const RESULT_MS = 3000;
 const HELP_URL = 'https://support.google.com/docs/answer/6000292';
-
-/** What the callback page hands the monthly P&L after Google's consent page (`navigate` state). */
-export interface SpreadsheetReturn {
-  spreadsheet: { connected: true } | { connected: false; message: string };
-}
 
 /**
  * The button that opens the modal, shown to the plan's owner only. It opens by itself when the browser comes back

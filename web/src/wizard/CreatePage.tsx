@@ -1,5 +1,5 @@
 import { ARPA_RANGE, ARR_RANGE, PERIOD_RANGE, type ProfileEdit, type Range } from '@topline/contract';
-import type { Currency } from '@topline/engine/src/schema';
+import type { Currency } from '@topline/engine/schema';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';

@@ -3,7 +3,7 @@
  * of POST /business-plan/create.
  */
 import { ARPA_RANGE, ARR_RANGE, type ProfileEdit, type Range } from '@topline/contract';
-import type { Currency } from '@topline/engine/src/schema';
+import type { Currency } from '@topline/engine/schema';
 import { convertMoney, EMPLOYEES, growthRates, POSITIONS, STAGES, WIZARD_DEFAULTS } from '../lib/wizardRules';
 import type { EngineInput } from './summary';
 

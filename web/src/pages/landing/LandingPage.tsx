@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import media from '../../../../fixtures/landing/media.json';
 import { runtimeConfig } from '../../config';
 import { currentLanguage } from '../../i18n';
 import { PriceTable } from '../PriceTable';
@@ -15,6 +14,7 @@ export function LandingPage() {
   const { t, i18n } = useTranslation();
   const language = currentLanguage(i18n.language);
   const config = runtimeConfig();
+  const landing = config.landing;
   return (
     <div className="landing">
       <LandingHeader />
@@ -70,26 +70,37 @@ export function LandingPage() {
 
         <section id="section-voices" className="section voices">
           <h2>{t('landing.voicesTitle')}</h2>
-          <VoicesCarousel />
+          <VoicesCarousel voices={landing.testimonials} />
         </section>
 
         <section id="section-media" className="section media">
           <h2>{t('landing.mediaTitle')}</h2>
           <p className="logo-strip-title">{t('landing.mediaLogos')}</p>
           <ul className="logo-strip">
-            {media.logos.map((logo) => (
+            {landing.logos.map((logo) => (
               <li key={logo}>{logo}</li>
             ))}
           </ul>
           <ul className="media-links">
-            {media.articles.map((article) => (
-              <li key={article.url}>
-                <a href={article.url} target="_blank" rel="noreferrer">
+            {landing.articles.map((article) => {
+              const text = (
+                <>
                   <span className="outlet">{article.outlet}</span>
                   <span>{article.title[language]}</span>
-                </a>
-              </li>
-            ))}
+                </>
+              );
+              return (
+                <li key={`${article.outlet} ${article.title.en}`}>
+                  {article.url ? (
+                    <a href={article.url} target="_blank" rel="noreferrer">
+                      {text}
+                    </a>
+                  ) : (
+                    <span className="media-item">{text}</span>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </section>
 
@@ -108,20 +119,30 @@ export function LandingPage() {
         <section id="section-product" className="section product">
           <h2>{t('landing.productTitle')}</h2>
           <div className="product-grid">
-            <a className="product-card" href={config.links.database} target="_blank" rel="noreferrer">
-              <h3>{t('landing.database.title')}</h3>
-              <p>{t('landing.database.text')}</p>
-              <span className="more">{t('landing.open')} →</span>
-            </a>
-            <a className="product-card" href={config.links.blog} target="_blank" rel="noreferrer">
-              <h3>{t('landing.blog.title')}</h3>
-              <p>{t('landing.blog.text')}</p>
-              <span className="more">{t('landing.open')} →</span>
-            </a>
+            <ProductCard kind="database" href={config.links.database} />
+            <ProductCard kind="blog" href={config.links.blog} />
           </div>
         </section>
       </main>
       <SiteFooter />
     </div>
+  );
+}
+
+/** A product of the company beside Topline: a link to it when the configuration has one, else only its description. */
+function ProductCard({ kind, href }: { kind: 'database' | 'blog'; href: string | undefined }) {
+  const { t } = useTranslation();
+  const text = (
+    <>
+      <h3>{t(`landing.${kind}.title`)}</h3>
+      <p>{t(`landing.${kind}.text`)}</p>
+    </>
+  );
+  if (!href) return <article className="product-card">{text}</article>;
+  return (
+    <a className="product-card" href={href} target="_blank" rel="noreferrer" data-link={kind}>
+      {text}
+      <span className="more">{t('landing.open')} →</span>
+    </a>
   );
 }

@@ -1,30 +1,21 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import testimonials from '../../../../fixtures/landing/testimonials.json';
+import type { LandingContent } from '../../config';
 import { currentLanguage } from '../../i18n';
 
-interface Testimonial {
-  id: string;
-  company: string;
-  person: string;
-  position: { ja: string; en: string };
-  quote: { ja: string; en: string };
-  image: string;
-}
-
-export const VOICES: readonly Testimonial[] = testimonials;
+type Testimonial = LandingContent['testimonials'][number];
 
 /** Index after a step of `delta` through `count` entries, wrapping around at both ends. */
 export function wrapIndex(index: number, delta: number, count: number): number {
   return (((index + delta) % count) + count) % count;
 }
 
-/** The customer-voice carousel: one voice at a time; previous and next wrap around. */
-export function VoicesCarousel() {
+/** The customer-voice carousel of the landing content: one voice at a time; previous and next wrap around. */
+export function VoicesCarousel({ voices }: { voices: readonly Testimonial[] }) {
   const { t, i18n } = useTranslation();
   const language = currentLanguage(i18n.language);
   const [index, setIndex] = useState(0);
-  const voice = VOICES[index];
+  const voice = voices[index];
   if (!voice) return null;
   return (
     <div className="carousel">
@@ -32,7 +23,7 @@ export function VoicesCarousel() {
         type="button"
         className="carousel-nav prev"
         aria-label={t('landing.voicesPrev')}
-        onClick={() => setIndex((i) => wrapIndex(i, -1, VOICES.length))}
+        onClick={() => setIndex((i) => wrapIndex(i, -1, voices.length))}
       >
         ‹
       </button>
@@ -50,11 +41,11 @@ export function VoicesCarousel() {
         type="button"
         className="carousel-nav next"
         aria-label={t('landing.voicesNext')}
-        onClick={() => setIndex((i) => wrapIndex(i, 1, VOICES.length))}
+        onClick={() => setIndex((i) => wrapIndex(i, 1, voices.length))}
       >
         ›
       </button>
-      <p className="carousel-position">{t('landing.voicesPosition', { index: index + 1, total: VOICES.length })}</p>
+      <p className="carousel-position">{t('landing.voicesPosition', { index: index + 1, total: voices.length })}</p>
     </div>
   );
 }

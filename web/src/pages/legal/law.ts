@@ -1,3 +1,4 @@
+import { SUPPORT_ADDRESS } from './contacts';
 import type { LegalDocument } from './terms';
 
 /** Notice under the Act on Specified Commercial Transactions, as label/value rows. */
@@ -9,7 +10,7 @@ export const lawEn: LegalDocument = {
     { title: 'Business name', body: ['Topline Inc.'] },
     { title: 'Representative', body: ['Representative Director, Topline Inc.'] },
     { title: 'Address', body: ['1-2-3 Marunouchi, Chiyoda-ku, Tokyo 100-0005, Japan'] },
-    { title: 'Contact', body: ['support@topline.example (phone number disclosed without delay on request)'] },
+    { title: 'Contact', body: [`${SUPPORT_ADDRESS} (phone number disclosed without delay on request)`] },
     {
       title: 'Price',
       body: [
@@ -40,7 +41,7 @@ export const lawJa: LegalDocument = {
     { title: '販売業者', body: ['Topline株式会社'] },
     { title: '代表者', body: ['Topline株式会社 代表取締役'] },
     { title: '所在地', body: ['〒100-0005 東京都千代田区丸の内1-2-3'] },
-    { title: 'お問い合わせ', body: ['support@topline.example（電話番号はご請求があれば遅滞なく開示します）'] },
+    { title: 'お問い合わせ', body: [`${SUPPORT_ADDRESS}（電話番号はご請求があれば遅滞なく開示します）`] },
     {
       title: '販売価格',
       body: [

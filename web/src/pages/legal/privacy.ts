@@ -1,6 +1,5 @@
+import { PRIVACY_ADDRESS } from './contacts';
 import type { LegalDocument } from './terms';
-
-const CONTACT = 'privacy@topline.example';
 
 export const privacyEn: LegalDocument = {
   title: 'Privacy Policy',
@@ -58,7 +57,8 @@ export const privacyEn: LegalDocument = {
     {
       title: '8. Disclosure, correction and suspension of use',
       body: [
-        `When a person asks us to disclose, correct, add to, delete or stop using their personal information, we answer without delay after confirming their identity. Contact point: ${CONTACT}`,
+        'When a person asks us to disclose, correct, add to, delete or stop using their personal information, we answer without delay after confirming their identity.',
+        `Contact point: ${PRIVACY_ADDRESS}`,
       ],
     },
     {
@@ -126,7 +126,8 @@ export const privacyJa: LegalDocument = {
     {
       title: '8. 開示・訂正・利用停止等',
       body: [
-        `本人から個人情報の開示、訂正、追加、削除または利用停止の求めがあった場合、本人確認の上、遅滞なく対応します。窓口：${CONTACT}`,
+        '本人から個人情報の開示、訂正、追加、削除または利用停止の求めがあった場合、本人確認の上、遅滞なく対応します。',
+        `窓口：${PRIVACY_ADDRESS}`,
       ],
     },
     {

@@ -12,7 +12,7 @@ import { useNotice } from '../../notices';
 import type { ScreenView } from '../monthly/model';
 
 /** Fetches a file of the API and saves it under the name its Content-Disposition gives. */
-async function saveFile(path: string, query: Record<string, string | number | undefined>, fallbackName: string) {
+export async function saveFile(path: string, query: Record<string, string | number | undefined>, fallbackName: string) {
   const url = new URL(`/api/v1${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
   const token = getToken();
@@ -52,31 +52,54 @@ function useDownload() {
 }
 
 /** The XLSX workbook of every case, with live formulas and a sheet per case to type actuals into. */
-export function XlsxDownloadButton({ planId, planName }: { planId: number; planName: string }) {
+export function XlsxDownloadButton({
+  planId,
+  planName,
+  snapshotId,
+}: {
+  planId: number;
+  planName: string;
+  /** With a snapshot chosen as the budget: each case also gets its sheet against the snapshot. */
+  snapshotId?: number | undefined;
+}) {
   const { t } = useTranslation();
   const download = useDownload();
+  const query = { business_plan_id: planId, ...(snapshotId === undefined ? {} : { snapshot_id: snapshotId }) };
   return (
     <button
       type="button"
       className="button button-small button-ghost"
       data-test="xlsx-download"
       title={t('ws.common.xlsxHint')}
-      onClick={() => download('/business-plan/xlsx', { business_plan_id: planId }, `${planName}.xlsx`)}
+      onClick={() => download('/business-plan/xlsx', query, `${planName}.xlsx`)}
     >
       {t('ws.common.xlsx')}
     </button>
   );
 }
 
-/** The CSV view of a monthly P&L screen view: the revised forecast is in the actual view, variance is difference. */
-export const monthlyCsvView = (view: ScreenView): MonthlyCsvView =>
-  view === 'variance' ? 'difference' : view === 'revise' ? 'actual' : view;
+/**
+ * The CSV view of a monthly P&L screen view: the revised forecast is in the actual view, variance is what the screen
+ * shows of it, the difference in rates or in values.
+ */
+export const monthlyCsvView = (view: ScreenView, variance: 'rate' | 'value' = 'rate'): MonthlyCsvView => {
+  if (view === 'variance') return variance === 'rate' ? 'difference_rate' : 'difference';
+  return view === 'revise' ? 'actual' : view;
+};
 
-/** The monthly P&L's CSV of one case, plan year and view. */
-export function MonthlyCsvButton(props: { planId: number; caseId: number; year: number; view: ScreenView }) {
+/** The monthly P&L's CSV of one case, plan year and view (and the variance's mode, rates or values). */
+export function MonthlyCsvButton(props: {
+  planId: number;
+  caseId: number;
+  year: number;
+  view: ScreenView;
+  variance: 'rate' | 'value';
+  /** The snapshot whose estimate is the budget of progress and variance, if one is chosen. */
+  snapshotId?: number | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const download = useDownload();
-  const view = monthlyCsvView(props.view);
+  const view = monthlyCsvView(props.view, props.variance);
   return (
     <button
       type="button"
@@ -91,6 +114,7 @@ export function MonthlyCsvButton(props: { planId: number; caseId: number; year: 
             year: props.year,
             view,
             lang: currentLanguage(i18n.language),
+            ...(props.snapshotId === undefined ? {} : { snapshot_id: props.snapshotId }),
           },
           `monthly_${view}.csv`,
         )

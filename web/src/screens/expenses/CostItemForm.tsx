@@ -1,5 +1,5 @@
 import { COST_ITEM_NAME_MAX, type CostItemFields } from '@topline/contract';
-import { COST_CATEGORIES, type CostGroup } from '@topline/engine/src/schema';
+import { COST_CATEGORIES, type CostGroup } from '@topline/engine/schema';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { monthInput, sanitizeNumber } from '../../format/input';

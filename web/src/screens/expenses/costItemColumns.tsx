@@ -3,6 +3,7 @@ import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../format/numbers';
+import { useCurrencySymbol } from '../../grid/currency';
 
 /** The cost items table's columns: category, name, price, term, the year's total, and edit and delete when editable. */
 export function useCostItemColumns(
@@ -10,6 +11,8 @@ export function useCostItemColumns(
   actions: { edit: (item: CostItemYear) => void; remove: (item: CostItemYear) => void },
 ): ColDef<CostItemYear>[] {
   const { t } = useTranslation();
+  // The amounts' headers name the plan's currency.
+  const currency = useCurrencySymbol();
   return useMemo<ColDef<CostItemYear>[]>(
     () => [
       {
@@ -20,7 +23,7 @@ export function useCostItemColumns(
       },
       { headerName: t('ws.cost.itemName'), field: 'item_name', flex: 1, minWidth: 140 },
       {
-        headerName: t('ws.cost.price'),
+        headerName: `${t('ws.cost.price')} (${currency})`,
         field: 'price',
         type: 'rightAligned',
         width: 120,
@@ -36,7 +39,7 @@ export function useCostItemColumns(
             : '',
       },
       {
-        headerName: t('ws.cost.yearTotal'),
+        headerName: `${t('ws.cost.yearTotal')} (${currency})`,
         field: 'total',
         type: 'rightAligned',
         width: 140,
@@ -63,6 +66,6 @@ export function useCostItemColumns(
           ]
         : []),
     ],
-    [t, editable, actions],
+    [t, editable, actions, currency],
   );
 }

@@ -39,6 +39,7 @@ export const MonthlyCharts = memo(function MonthlyCharts({
         <Chart
           testId={testId}
           height={260}
+          money={PL_SERIES.includes(key)}
           traces={[
             { type: 'bar', name: t('ws.common.actual'), x: months, y: data.actual, marker: { color: '#5b3fd1' } },
             {

@@ -9,13 +9,24 @@ import type {
 } from 'ag-grid-community';
 import { type Ref, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { explainOnCells, monthlyTarget } from '../../explain/gridExplain';
+import { useCellExplain } from '../../explain/CellExplain';
+import { monthlyTarget } from '../../explain/gridExplain';
 import { formatNumber, formatPercent, isNegativeText } from '../../format/numbers';
-import { readTyped, refusalMessage, ruleOf } from '../../format/typed';
 import { type useCellMessages, WithCellMessages } from '../../grid/CellMessages';
+import { useCurrencySymbol } from '../../grid/currency';
 import { DataGrid, type GridApi } from '../../grid/DataGrid';
-import { type ControlCell, ControlRenderer, type GridActions, type GridRow as Row, SectionRenderer } from './gridCells';
+import { useSheetKeys } from '../../grid/sheet/useSheetKeys';
+import { useNotice } from '../../notices';
+import {
+  type ControlCell,
+  ControlRenderer,
+  DashCell,
+  type GridActions,
+  type GridRow as Row,
+  SectionRenderer,
+} from './gridCells';
 import { editableKeys, isRateRow, METRIC_ROWS, type MetricRow, type ScreenView, type Section } from './model';
+import { monthlySheetCells } from './monthlySheet';
 
 /** Shows recomputed columns at once: the changed rows go straight to the grid, before React renders the screen. */
 export interface MonthlyGridHandle {
@@ -57,7 +68,7 @@ type Source = 'entered' | 'daily' | 'forecast';
 
 /**
  * Where an actual value of a month column comes from, in the actual view: entered by the user, the sum of the daily
- * entries, or the month's forecast (engine/README.md). Only ACT months and columns being edited are marked; an EST
+ * entries, or the month's forecast (engine/DECISIONS.md). Only ACT months and columns being edited are marked; an EST
  * month is the forecast as a whole, marked EST.
  */
 function actualSource(
@@ -181,23 +192,40 @@ export function MonthlyGrid({
   }, [columns, editing, allowedEdit, enterable, collapsed, metrics]);
 
   const gridApi = useRef<GridApi<Row> | null>(null);
-  // The cell editor open now, and whether the user typed in it (a click opens an editor on every cell it crosses).
-  const editSession = useRef<{ typed: boolean } | null>(null);
-  /** Reads a value typed into a cell: refused with a message at the cell, or entered into the column. */
-  const enterTyped = useRef((index: number, key: string, colId: string, text: string) => {
-    const { messages, t, actions } = cellState.current;
-    const rule = ruleOf(key);
-    const result = readTyped(text.trim(), rule);
-    if (!result.ok) {
-      messages.show(key, colId, refusalMessage(result, rule, t));
-      return;
-    }
-    messages.clear(key, colId);
-    actions.enter(index, key, result.value);
-  });
+  // The columns in edit mode: the screen's, and those typing or pasting opened a moment ago (read by `editable`).
+  const editingNow = useRef(new Set<number>());
+  const editingSeen = useRef<ReadonlySet<number> | null>(null);
+  if (editingSeen.current !== editing) {
+    editingSeen.current = editing;
+    editingNow.current = new Set(editing);
+  }
+  const notice = useNotice();
+  const sheetState = useRef({ enterable, allowedEdit, notice });
+  sheetState.current = { enterable, allowedEdit, notice };
+  const sheet = useSheetKeys<Row>(
+    useMemo(
+      () =>
+        monthlySheetCells(() => ({
+          columns: latest.current,
+          enterable: sheetState.current.enterable,
+          allowedEdit: sheetState.current.allowedEdit,
+          editing: editingNow.current,
+          actions: cellState.current.actions,
+          messages: cellState.current.messages,
+          t: cellState.current.t,
+          notify: (message) => sheetState.current.notice({ kind: 'error', title: t('ws.areas.monthly_pl'), message }),
+        })),
+      [t],
+    ),
+    t,
+  );
   // The cells read messages and entered values through a ref, so the column definitions stay while they change.
   const cellState = useRef({ messages, enteredAt, t, actions });
   cellState.current = { messages, enteredAt, t, actions };
+  // Another year, case or view puts other figures under the same cell ids: its undo history starts afresh.
+  const months = columns.map((c) => c.month).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
+  useEffect(() => sheet.forget(), [months, caseId, view, sheet]);
   // A message added or removed, a column saved or a view changed marks the cells again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
   useEffect(() => {
@@ -225,18 +253,30 @@ export function MonthlyGrid({
     [],
   );
 
+  const explained = useRef({ view, caseId, variance });
+  explained.current = { view, caseId, variance };
+  const cellExplain = useCellExplain<Row>((e) => {
+    const { view, caseId, variance } = explained.current;
+    return monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId, variance, e.value);
+  });
+  // An open explanation follows the figures shown: another view, case or variance, or an edit recomputed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
+  useEffect(() => cellExplain.refresh(), [rows, columns, view, caseId, variance]);
+  const currency = useCurrencySymbol();
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for the columns' ids, months and statuses
   const colDefs = useMemo<ColDef<Row>[]>(() => {
     const columns = latest.current;
     const visible = (c: GridColumn) =>
       c.monthType === 'month' ? display.months : c.monthType === 'quarter' ? display.quarters : display.cy;
-    return [
+    return sheet.withKeys([
       {
-        headerName: '',
+        headerName: t('ws.table.unit', { currency }), // the unit of the figures; its cells are row headers
         colId: 'label',
         field: 'label',
         pinned: 'left',
         width: 210,
+        cellAriaRole: 'rowheader',
         cellRendererSelector: (p) => (p.data?.kind === 'section' ? { component: SectionRenderer } : undefined),
         valueFormatter: (p: ValueFormatterParams<Row>) =>
           p.data?.kind === 'metric' && p.data.metric ? t(`ws.rows.${p.data.metric.key}`) : '',
@@ -261,13 +301,20 @@ export function MonthlyGrid({
           cellRendererSelector: (p) => {
             if (p.data?.kind === 'control') return { component: ControlRenderer };
             const key = p.data?.metric?.key;
+            // A rate over a base that is zero up to residue: a dash that says why (engine `read/residue.ts`).
+            if (key !== undefined && latest.current[i]?.dashes?.includes(key)) return { component: DashCell };
             if (key === undefined || view !== 'actual' || column.monthType !== 'month') return undefined;
             if (!editableKeys('actual').has(key)) return undefined;
-            const sourceOf = () => actualSource(key, i, column, view, editing, cellState.current.enteredAt);
+            const sourceOf = () => actualSource(key, i, column, view, editingNow.current, cellState.current.enteredAt);
             return { component: SourceCell, params: { sourceOf } };
           },
           editable: (p) =>
-            p.data?.kind === 'metric' && editing.has(i) && !!p.data.metric && enterable.has(p.data.metric.key),
+            p.data?.kind === 'metric' &&
+            editingNow.current.has(i) &&
+            !!p.data.metric &&
+            enterable.has(p.data.metric.key),
+          // The edit box opens with the number as the cell shows it (a cost as ▲3,000), read back by the same rule.
+          cellEditorParams: { useFormatter: true },
           valueFormatter: (p: ValueFormatterParams<Row>) =>
             p.data?.kind === 'metric' && p.data.metric
               ? formatMonthly(p.value as number | null, p.data.metric, view, variance)
@@ -277,11 +324,9 @@ export function MonthlyGrid({
           valueSetter: (p) => {
             const metric = p.data?.metric;
             if (!metric) return false;
-            // An editor opened and left without typing edits nothing.
-            const session = editSession.current;
-            editSession.current = null;
-            if (session && !session.typed) return false;
-            enterTyped.current(i, metric.key, column.column, String(p.newValue ?? ''));
+            // An editor opened and left without typing edits nothing (a click opens an editor on every cell it crosses).
+            if (!p.data || !sheet.takeTyped(metric.key, column.column)) return false;
+            sheet.typed(p.data, metric.key, column.column, String(p.newValue ?? ''));
             return false;
           },
           cellClass: (p: CellClassParams<Row>) => {
@@ -292,18 +337,18 @@ export function MonthlyGrid({
             // Red is a negative figure as shown (progress is a ratio, never red).
             const text = formatMonthly(p.value as number | null, p.data.metric, view, variance);
             if (view !== 'progress' && isNegativeText(text)) classes.push('ws-negative');
-            if (editing.has(i) && enterable.has(p.data.metric.key)) classes.push('ws-editable');
+            if (editingNow.current.has(i) && enterable.has(p.data.metric.key)) classes.push('ws-editable');
             if (column.status === 'ACT' && column.monthType === 'month') classes.push('ws-act');
             const { messages, enteredAt } = cellState.current;
             if (messages.messageAt(p.data.metric.key, column.column)) classes.push('ws-refused');
-            const source = actualSource(p.data.metric.key, i, column, view, editing, enteredAt);
+            const source = actualSource(p.data.metric.key, i, column, view, editingNow.current, enteredAt);
             if (source === 'entered') classes.push('ws-entered');
             else if (source) classes.push('ws-from-forecast');
             return classes.join(' ');
           },
         })),
-    ];
-  }, [shape, display, editing, enterable, view, variance, actions, t]);
+    ] as ColDef<Row>[]);
+  }, [shape, display, enterable, view, variance, actions, t, sheet, currency]);
 
   const options = useMemo(
     () => ({
@@ -312,48 +357,43 @@ export function MonthlyGrid({
       context: actions,
       getRowClass: (p: { data?: Row }) =>
         p.data?.kind === 'section' ? 'ws-section-row' : p.data?.kind === 'control' ? 'ws-control-row' : undefined,
-      getRowHeight: (p: { data?: Row }) => (p.data?.kind === 'control' ? 52 : undefined),
-      onCellEditingStarted: () => {
-        editSession.current = { typed: false };
-      },
+      getRowHeight: (p: { data?: Row }) => (p.data?.kind === 'control' ? 60 : undefined),
+      ...sheet.options,
       // Typed text the grid found equal to the value shown (0 over a forecast of 0) does not reach the setter; it is
       // still what the user entered, so it is entered (an actual of 0 stays 0 when the forecast moves).
       onCellEditingStopped: (e: CellEditingStoppedEvent<Row>) => {
-        const session = editSession.current;
-        editSession.current = null;
         const key = e.data?.metric?.key;
         const colId = e.column.getColId();
         const index = latest.current.findIndex((c) => c.column === colId);
-        if (!session?.typed || e.valueChanged || key === undefined || index < 0) return;
-        if (!editableKeys(view).has(key)) return;
-        enterTyped.current(index, key, colId, String(e.newValue ?? ''));
+        if (e.valueChanged || key === undefined || index < 0 || !sheet.takeTyped(key, colId)) return;
+        if (!editableKeys(view).has(key) || !e.data) return;
+        sheet.typed(e.data, key, colId, String(e.newValue ?? ''));
       },
-      // A number opens its explanation by click, Enter or Space (a cell being edited edits instead).
-      ...explainOnCells<Row>((e) =>
-        monthlyTarget(e.data?.metric?.key, e.colDef.field, latest.current, view, caseId, variance, e.value),
-      ),
+      // A number opens its explanation by its info control or `?` (web/src/explain/CellExplain.tsx).
+      ...cellExplain.options,
     }),
-    [actions, view, variance, caseId],
+    [actions, view, sheet, cellExplain.options],
   );
 
   return (
-    <WithCellMessages
-      messages={messages.messages}
-      onDismiss={messages.clear}
-      onInput={() => {
-        if (editSession.current) editSession.current.typed = true;
-      }}
-    >
-      <DataGrid<Row>
-        rows={rows}
-        columns={colDefs}
-        getRowId={(r) => r.id}
-        testId="monthly-grid"
-        options={options}
-        onReady={(api) => {
-          gridApi.current = api;
-        }}
-      />
-    </WithCellMessages>
+    <div className="cell-explain-frame" ref={cellExplain.frame}>
+      <sheet.Frame>
+        <WithCellMessages messages={messages.messages} onDismiss={messages.clear}>
+          <DataGrid<Row>
+            rows={rows}
+            columns={colDefs}
+            getRowId={(r) => r.id}
+            testId="monthly-grid"
+            options={options}
+            height="fit"
+            onReady={(api) => {
+              gridApi.current = api;
+              sheet.onReady(api);
+            }}
+          />
+        </WithCellMessages>
+      </sheet.Frame>
+      {cellExplain.info}
+    </div>
   );
 }

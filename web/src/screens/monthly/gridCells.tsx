@@ -31,7 +31,10 @@ export interface GridActions {
   reverse: (index: number) => void;
   comment: (index: number) => void;
   toggleSection: (section: Section) => void;
-  enter: (index: number, key: string, value: number | null) => void;
+  /** Enters values into month columns, as one edit; a column not in edit mode opens. */
+  enter: (values: { index: number; key: string; value: number | null }[]) => void;
+  /** The value entered at a month column's input now (typed, or saved), or null where none is. */
+  enteredValue: (index: number, key: string) => number | null;
 }
 
 export function ControlRenderer(p: ICellRendererParams<GridRow>) {
@@ -90,6 +93,7 @@ export function ControlRenderer(p: ICellRendererParams<GridRow>) {
           type="button"
           className={column.comment ? 'link-button ws-memo has' : 'link-button ws-memo'}
           title={column.comment ?? t('ws.monthly.memo')}
+          aria-label={t('ws.monthly.memo')}
           data-test={`memo-${column.column}`}
           onClick={() => actions.comment(index)}
         >
@@ -116,5 +120,15 @@ export function SectionRenderer(p: ICellRendererParams<GridRow>) {
     >
       {collapsed ? '▸' : '▾'} {t(`ws.monthly.sections.${section}`)}
     </button>
+  );
+}
+
+/** A figure the screen shows as a dash: a rate whose base is zero up to residue, titled with why. */
+export function DashCell() {
+  const { t } = useTranslation();
+  return (
+    <span className="ws-dash" title={t('residue.zeroBase')} data-dash="zero_base">
+      -
+    </span>
   );
 }

@@ -2,7 +2,8 @@
  * The monthly P&L's rows, sections, views and the 17 columns (working-screens.md section 2, MODEL.md section 4).
  */
 import type { GridColumn, ViewName, ViewRecords } from '@topline/engine';
-import { ACTUAL_KEYS, type ActualKey, CASH_KEYS, type CashInputs } from '@topline/engine/src/schema';
+import { planMonthAt } from '@topline/engine/calendar';
+import { ACTUAL_KEYS, type ActualKey, CASH_KEYS, type CashInputs } from '@topline/engine/schema';
 import type { AnswerAt } from '../../api/client';
 
 export type Section = 'kpi' | 'pl' | 'cash';
@@ -101,13 +102,36 @@ export function recordsOf(year: MonthlyYearAnswer, view: ViewName): PeriodRecord
   return year[view];
 }
 
-/** The API's monthly, quarterly and yearly records as the 17 columns M1 M2 M3 Q1 … M12 Q4 CY. */
-export function columnsOf(records: PeriodRecords, year: number): GridColumn[] {
+/** Where a view's records sit in a year of the monthly answer, as its `dashes` paths name them. */
+export const viewPath = (view: ViewName): string =>
+  view === 'difference_rate' ? 'difference.rate' : view === 'difference_value' ? 'difference.value' : view;
+
+/**
+ * The API's monthly, quarterly and yearly records as the 17 columns M1 M2 M3 Q1 … M12 Q4 CY, each with the keys its
+ * answer shows as a dash (`dashes` of the year, under the view's `path`: `progress.monthly.0.churn_cvr`).
+ */
+export function columnsOf(
+  records: PeriodRecords,
+  year: number,
+  dashed: { path: string; dashes?: readonly string[] | undefined } = { path: '' },
+): GridColumn[] {
   const columns: GridColumn[] = [];
+  const dashesAt = (at: string) => {
+    const prefix = `${dashed.path}.${at}.`;
+    return (dashed.dashes ?? []).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+  };
   const toColumn = (r: SpecRecord, column: string, monthType: GridColumn['monthType'], t: number | null) => {
     const values: Record<string, number | null> = {};
     for (const [k, v] of Object.entries(r)) if (typeof v === 'number' || v === null) values[k] = v;
+    const at =
+      monthType === 'cy'
+        ? 'yearly'
+        : monthType === 'month'
+          ? `monthly.${Number(column.slice(1)) - 1}`
+          : `quarterly.${Number(column.slice(1)) - 1}`;
+    const dashes = dashesAt(at);
     return {
+      ...(dashes.length > 0 ? { dashes } : {}),
       column,
       monthType,
       month: String(r.month ?? column),
@@ -122,7 +146,7 @@ export function columnsOf(records: PeriodRecords, year: number): GridColumn[] {
     for (let k = 0; k < 3; k += 1) {
       const m = q * 3 + k;
       const r = records.monthly[m];
-      if (r) columns.push(toColumn(r, `M${m + 1}`, 'month', 12 * (year - 1) + m + 1));
+      if (r) columns.push(toColumn(r, `M${m + 1}`, 'month', planMonthAt(year, m + 1)));
     }
     const r = records.quarterly[q];
     if (r) columns.push(toColumn(r, `Q${q + 1}`, 'quarter', null));

@@ -9,13 +9,15 @@ import {
   actualsEdits,
   type CashflowEdit,
   cashflowEdits,
+  commentEdits,
   reverseEdits,
   reviseEdits,
 } from '@topline/contract';
 import type { GridColumn, ViewName } from '@topline/engine';
+import { calendarOf, isoMonth } from '@topline/engine/calendar';
 import { type RefObject, startTransition, useCallback, useMemo, useRef, useState } from 'react';
 import { api, fieldErrorsOf } from '../../api/client';
-import { applyLocal, caseIndexIn, type EngineSession, resyncEngine } from '../../plan/engineSession';
+import { applyLocal, caseIndexIn, type EngineSession, followSave, resyncEngine } from '../../plan/engineSession';
 import type { GridActions } from './gridCells';
 import type { MonthlyGridHandle } from './MonthlyGrid';
 import { commentSection, isActualKey, isCashKey, type ScreenView, type Section } from './model';
@@ -61,15 +63,19 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     setLocalState(next);
   }, []);
   const pending = useRef(new Map<number, Values>());
+  /** The columns some of whose typed values the browser's workbook could not take: their save reads the plan file. */
+  const unapplied = useRef(new Set<number>());
   const columns = local ?? serverColumns;
   const stopEditing = useCallback((index: number) => {
     pending.current.delete(index);
+    unapplied.current.delete(index);
     setEditing((prev) => new Set([...prev].filter((i) => i !== index)));
   }, []);
 
   /** Leaves edit mode without saving (a change of year, view or case, or leaving the screen). */
   const reset = useCallback(() => {
     pending.current.clear();
+    unapplied.current.clear();
     setEditing(new Set());
     setLocal(null);
   }, [setLocal]);
@@ -99,6 +105,15 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       await reloadAnswer();
       setLocal(null);
       void resyncEngine(String(planId), failed);
+    },
+    [reloadAnswer, planId, setLocal],
+  );
+  /** After a save the API took: its answer replaces the local columns, and the workbook follows it (`followSave`). */
+  const saved = useCallback(
+    async (version: number | undefined, applied: boolean) => {
+      await reloadAnswer();
+      setLocal(null);
+      void followSave(String(planId), version, applied);
     },
     [reloadAnswer, planId, setLocal],
   );
@@ -133,9 +148,14 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
         return;
       }
       const { cash, actuals } = requestsOf(column.t, caseId, values);
+      const applied = !unapplied.current.has(index);
+      let version: number | undefined;
       try {
-        if (view === 'estimate') await api.post('/pl/monthly/cashflow/edit', cash);
-        else await api.post('/pl/monthly/edit', actuals);
+        const answer =
+          view === 'estimate'
+            ? await api.post('/pl/monthly/cashflow/edit', cash)
+            : await api.post('/pl/monthly/edit', actuals);
+        version = answer.version;
       } catch (error) {
         const fields = Object.entries(fieldErrorsOf(error)).filter(([key]) => key in values);
         if (fields.length > 0) {
@@ -149,14 +169,14 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       }
       stopEditing(index);
       input.clearColumn(column.column);
-      await reload();
+      await saved(version, applied);
     },
-    [columns, caseId, view, requestsOf, reload, stopEditing, input],
+    [columns, caseId, view, requestsOf, reload, saved, stopEditing, input],
   );
 
   /**
    * Which actual values of a month column the user entered (saved, or typed and not saved yet) and which come from
-   * the daily entries; the others are the month's forecast (engine/README.md). Null where the plan file is not at
+   * the daily entries; the others are the month's forecast (engine/DECISIONS.md). Null where the plan file is not at
    * hand (a member without it sees the values only).
    */
   const enteredAt = useCallback(
@@ -172,8 +192,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
         if (value === null) entered.delete(key);
         else entered.add(key);
       }
-      const months = plan.start_year * 12 + plan.start_month - 1 + column.t - 1;
-      const prefix = `${Math.floor(months / 12)}-${String((months % 12) + 1).padStart(2, '0')}-`;
+      const prefix = `${isoMonth(calendarOf(plan.start_year, plan.start_month, column.t))}-`;
       const daily = new Set<string>();
       for (const [date, entry] of Object.entries(c.daily ?? {})) {
         if (!date.startsWith(prefix)) continue;
@@ -223,25 +242,54 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       },
       comment: (index) => latest.current.input.openMemo(index),
       toggleSection: (section) => latest.current.input.toggleSection(section),
-      enter: (index, key, value) => {
+      enter: (values) => {
         const { columns, engine, caseId, view, template, local, serverColumns } = state.current;
-        const column = columns[index];
-        if (!column?.t) return;
-        pending.current.set(index, { ...(pending.current.get(index) ?? {}), [key]: value });
-        let applied = false;
-        if (engine && caseId !== undefined) {
-          const { cash, actuals } = latest.current.requestsOf(column.t, caseId, { [key]: value });
-          const edits =
-            view === 'estimate'
-              ? cashflowEdits(cash, engine.caseIds)
-              : actualsEdits(actuals, template, [caseId], engine.caseIds);
-          applied = applyLocal(engine, edits);
+        const byColumn = new Map<number, Values>();
+        for (const { index, key, value } of values) {
+          if (!columns[index]?.t) continue;
+          byColumn.set(index, { ...(byColumn.get(index) ?? {}), [key]: value });
         }
-        if (applied) latest.current.recomputeValues();
-        else
-          setLocal(
-            (local ?? serverColumns).map((c, i) => (i === index ? { ...c, values: { ...c.values, [key]: value } } : c)),
-          );
+        if (byColumn.size === 0) return;
+        // A value entered into a month not in edit mode opens it (the button is one way in, typing another).
+        setEditing((prev) =>
+          [...byColumn.keys()].every((i) => prev.has(i)) ? prev : new Set([...prev, ...byColumn.keys()]),
+        );
+        let allApplied = true;
+        let next = local ?? serverColumns;
+        for (const [index, entered] of byColumn) {
+          const t = columns[index]?.t;
+          if (!t) continue;
+          pending.current.set(index, { ...(pending.current.get(index) ?? {}), ...entered });
+          let applied = false;
+          if (engine && caseId !== undefined) {
+            const { cash, actuals } = latest.current.requestsOf(t, caseId, entered);
+            // Actuals are saved for every case of the plan, and so are they applied here.
+            const edits =
+              view === 'estimate'
+                ? cashflowEdits(cash, engine.caseIds)
+                : actualsEdits(actuals, template, engine.caseIds, engine.caseIds);
+            applied = applyLocal(engine, edits);
+          }
+          if (!applied) {
+            unapplied.current.add(index);
+            allApplied = false;
+            next = next.map((c, i) => (i === index ? { ...c, values: { ...c.values, ...entered } } : c));
+          }
+        }
+        if (allApplied) latest.current.recomputeValues();
+        else setLocal(next);
+      },
+      enteredValue: (index, key) => {
+        const { columns, engine, caseId, view } = state.current;
+        const typed = pending.current.get(index);
+        if (typed && key in typed) return typed[key] ?? null;
+        const t = columns[index]?.t;
+        const c = engine?.workbook.plan.cases[caseIndexIn(engine, caseId)];
+        if (!t || !c) return null;
+        const inputs: Partial<Record<string, number | string>> | undefined =
+          view === 'estimate' ? c.cash?.[String(t)] : c.actuals[String(t)];
+        const value = inputs?.[key];
+        return typeof value === 'number' ? value : null;
       },
     }),
     [setLocal, stopEditing],
@@ -252,16 +300,17 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     async (pattern: 'upward' | 'downward', onSaved: () => void) => {
       if (caseId === undefined) return;
       const request = { business_plan_id: planId, case_id: caseId, year, pattern };
-      if (engine && applyLocal(engine, reviseEdits(request, engine.caseIds))) recompute();
+      const applied = engine !== null && applyLocal(engine, reviseEdits(request, engine.caseIds));
+      if (applied) recompute();
       try {
-        await api.post('/pl/monthly/adjust/edit', request);
+        const answer = await api.post('/pl/monthly/adjust/edit', request);
         onSaved();
-        await reload();
+        await saved(answer.version, applied);
       } catch {
         await reload(true);
       }
     },
-    [caseId, planId, year, engine, recompute, reload],
+    [caseId, planId, year, engine, recompute, reload, saved],
   );
 
   /** Saves the memo of a month column in the view's comment section. */
@@ -269,20 +318,24 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     async (index: number, content: string) => {
       const column = columns[index];
       if (!column?.t || caseId === undefined) return;
+      const request = {
+        business_plan_id: planId,
+        case_id: caseId,
+        year,
+        column_name: monthOf(column.t, year),
+        section: commentSection(view),
+        content,
+      };
+      const applied = engine !== null && applyLocal(engine, commentEdits(request, engine.caseIds));
       try {
-        await api.post('/pl/monthly/comment/edit', {
-          business_plan_id: planId,
-          case_id: caseId,
-          year,
-          column_name: monthOf(column.t, year),
-          section: commentSection(view),
-          content,
-        });
-      } finally {
-        await reload();
+        const answer = await api.post('/pl/monthly/comment/edit', request);
+        await saved(answer.version, applied);
+      } catch (error) {
+        await reload(true);
+        throw error;
       }
     },
-    [columns, caseId, planId, year, view, reload],
+    [columns, caseId, planId, year, view, engine, reload, saved],
   );
 
   return { columns, editing, actions, reset, revise, saveComment, enteredAt };

@@ -37,19 +37,21 @@ export function CaseTabs({
 
   return (
     <div className="ws-case-tabs" data-test="case-tabs">
-      <div className="ws-tabs" role="tablist" aria-label={t('ws.pl.cases')}>
-        {cases.map((c) => (
-          <button
-            key={c.case_id}
-            type="button"
-            role="tab"
-            aria-selected={c.case_id === current}
-            className={c.case_id === current ? 'ws-tab active' : 'ws-tab'}
-            onClick={() => onSelect(c.case_id)}
-          >
-            {caseLabel(c.case_name, t)} <small className="muted">×{c.case_rate}</small>
-          </button>
-        ))}
+      <div className="ws-case-tab-row">
+        <div className="ws-tabs" role="tablist" aria-label={t('ws.pl.cases')}>
+          {cases.map((c) => (
+            <button
+              key={c.case_id}
+              type="button"
+              role="tab"
+              aria-selected={c.case_id === current}
+              className={c.case_id === current ? 'ws-tab active' : 'ws-tab'}
+              onClick={() => onSelect(c.case_id)}
+            >
+              {caseLabel(c.case_name, t)} <small className="muted">×{c.case_rate}</small>
+            </button>
+          ))}
+        </div>
         {editable && cases.length < MAX_CASES && (
           <button
             type="button"

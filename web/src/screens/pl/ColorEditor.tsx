@@ -1,14 +1,14 @@
 import type { ColorSet } from '@topline/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deriveColorSets, normalizeHex, textColorOn } from '../../format/colors';
+import { deriveColorSets, normalizeHex } from '../../format/colors';
 
 const KEYS = ['arr', 'gross_profit', 'pl'] as const;
 const SET_NAMES = ['first', 'second', 'third'] as const;
 
 /**
  * The chart colours: view, edit (a working copy of the first set), posting, and back to view on 201. The 2nd and
- * 3rd sets derive from the first; hex values are normalised; text on a swatch is white above brightness 65.
+ * 3rd sets derive from the first; hex values are normalised; each colour is a chip beside its name and hex value.
  */
 export function ColorEditor({
   colors,
@@ -55,12 +55,9 @@ export function ColorEditor({
             <div key={setName} className="ws-color-set">
               <span className="muted">{t('ws.pl.colorSet', { n: index + 1 })}</span>
               {KEYS.map((key) => (
-                <span
-                  key={key}
-                  className="ws-swatch"
-                  data-test={`swatch-${index + 1}-${key}`}
-                  style={{ background: set[key], color: textColorOn(set[key]) }}
-                >
+                <span key={key} className="ws-swatch" data-test={`swatch-${index + 1}-${key}`}>
+                  {/* The colour as a chip beside its name, which stays legible on the page's own background. */}
+                  <span className="ws-swatch-chip" style={{ background: set[key] }} aria-hidden="true" />
                   {t(`ws.pl.colorKey.${key}`)} {set[key]}
                 </span>
               ))}

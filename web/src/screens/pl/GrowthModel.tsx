@@ -1,4 +1,4 @@
-import type { ModelName } from '@topline/engine/src/schema';
+import type { ModelName } from '@topline/engine/schema';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MULTIPLE_RULE, readTyped, refusalMessage } from '../../format/typed';

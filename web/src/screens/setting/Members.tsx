@@ -52,6 +52,8 @@ export function Members({ planId }: { planId: number }) {
     try {
       await api.post('/authority/resend', { business_plan_id: planId, email });
       setResent(email);
+      // An expired invitation is live again: the list shows it as invited.
+      await list.reload();
     } catch {
       await list.reload();
     }
@@ -118,7 +120,7 @@ export function Members({ planId }: { planId: number }) {
                     >
                       {t('ws.common.edit')}
                     </button>
-                    {m.status === 'yet' &&
+                    {m.status !== 'joined' &&
                       (resent === m.email ? (
                         <span className="muted">{t('ws.setting.invitationResent')}</span>
                       ) : (

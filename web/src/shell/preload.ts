@@ -1,0 +1,52 @@
+/**
+ * The code-split parts of the plan pages, and their loading ahead of need. A visitor landing on a screen would
+ * otherwise load the shell's chunk only once the session is read, and the screen's only once the shell renders: a
+ * waterfall of three round trips. `preloadPlanRoute` (`routePreload.ts`, apart so that the shell it loads does not
+ * import it back) starts both at once from the address, while the session is read;
+ * `prefetchScreens` loads the side menu's other screens when the browser is idle, so a move through the menu waits for
+ * no download. A dynamic import runs once per module, so a preload and the later `lazy` share it.
+ */
+import type { ScreenKey } from '@topline/contract';
+import type { ComponentType } from 'react';
+
+type ScreenModule = Promise<{ default: ComponentType }>;
+
+export const SCREEN_IMPORTS: Record<ScreenKey, () => ScreenModule> = {
+  home: () => import('../screens/HomeScreen'),
+  dashboard: () => import('../screens/DashboardScreen'),
+  monthly_pl: () => import('../screens/MonthlyPlScreen'),
+  pl: () => import('../screens/PlScreen'),
+  kpi: () => import('../screens/KpiScreen'),
+  revenue: () => import('../screens/RevenueScreen'),
+  expenses: () => import('../screens/ExpensesScreen'),
+  setting: () => import('../screens/SettingScreen'),
+};
+
+/** The screen a path of the plan pages opens (`/business-plans/1` is the dashboard), or null for another page. */
+export function screenOfPath(pathname: string): ScreenKey | null {
+  const match = /^\/business-plans\/[^/]+(?:\/([^/]*))?/.exec(pathname);
+  if (!match) return null;
+  const segment = match[1] ?? '';
+  if (segment === '') return 'dashboard';
+  return Object.hasOwn(SCREEN_IMPORTS, segment) && segment !== 'dashboard' ? (segment as ScreenKey) : null;
+}
+
+/** Loads the screens of `keys` one after another, each when the browser is idle. */
+export function prefetchScreens(keys: readonly ScreenKey[]): () => void {
+  let cancelled = false;
+  const idle = (next: () => void) => {
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(next, { timeout: 2000 });
+    else setTimeout(next, 200);
+  };
+  const step = (index: number) => {
+    const key = keys[index];
+    if (cancelled || key === undefined) return;
+    void SCREEN_IMPORTS[key]()
+      .catch(() => {})
+      .then(() => idle(() => step(index + 1)));
+  };
+  idle(() => step(0));
+  return () => {
+    cancelled = true;
+  };
+}
