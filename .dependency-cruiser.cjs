@@ -9,9 +9,43 @@
 
 const testFile = '[.]test[.]tsx?$';
 
+/**
+ * The files a library package declares as its entry points: the targets of its package.json `exports` (or its `main`),
+ * as a pattern of paths from the repository's root. Other packages reach it through these only.
+ */
+function entryPoints(pkg) {
+  const manifest = require(`./${pkg}/package.json`);
+  const targets = manifest.exports ? Object.values(manifest.exports) : [manifest.main];
+  const escaped = targets.map((target) => target.replace(/^[.][/]/, '').replace(/[.]/g, '[.]'));
+  return `^${pkg}/(${escaped.join('|')})$`;
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment:
+        'A module never reaches itself again through its imports: a cycle means a shared piece sits in the wrong module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'engine-through-its-entry-points',
+      severity: 'error',
+      comment:
+        'Other packages use the engine through the entry points engine/package.json declares (`@topline/engine`, `/schema`, `/calendar`, ...), never a file of its src/ itself.',
+      from: { pathNot: '^engine/' },
+      to: { path: '^engine/', pathNot: entryPoints('engine') },
+    },
+    {
+      name: 'contract-through-its-entry-point',
+      severity: 'error',
+      comment: 'Other packages use the contract through `@topline/contract` (contract/src/index.ts) only.',
+      from: { pathNot: '^contract/' },
+      to: { path: '^contract/', pathNot: entryPoints('contract') },
+    },
     {
       name: 'engine-imports-none-of-ours',
       severity: 'error',

@@ -1,4 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const include = [
   'engine/src/**/*.test.ts',
@@ -9,23 +11,78 @@ const include = [
   'e2e/**/*.test.ts',
 ];
 const timeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
+/**
+ * API test files that open no database (the HTTP server, configuration, tokens, validation, the embedded database's
+ * lock) or time the engine alone (a plan at every limit): the second run on PostgreSQL would repeat them unchanged.
+ */
+const noDatabase = [
+  'api/src/config.test.ts',
+  'api/src/dataLock.test.ts',
+  'api/src/http/cachedAnswer.test.ts',
+  'api/src/http/validate.test.ts',
+  'api/src/landingContent.test.ts',
+  'api/src/server.test.ts',
+  'api/src/services/accounts/tokens.test.ts',
+  'api/src/testing/atLimits.test.ts',
+];
+/**
+ * Test files that measure the API against itself (latency ratios, equal refusal times, build ratios) or wait on
+ * wall-clock bounds with real processes.
+ */
+const timed = [
+  'api/src/adminCli.test.ts',
+  'api/src/durability.test.ts',
+  'api/src/loadBalancer.test.ts',
+  'api/src/routes/throttle.test.ts',
+  'api/src/routes/xlsxLoad.test.ts',
+  'api/src/testing/atLimits.test.ts',
+];
+const browser = 'e2e/**/*.test.ts';
+/**
+ * `npm test` runs in two phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
+ * time (each waits on a database, LibreOffice or a child process for part of its time); then `serial`, the browser
+ * files and the timed ones one at a time, so that no other file shares the processor with a browser or a
+ * measurement. Unset: every file, as vitest schedules them.
+ */
+const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'serial' | undefined;
+const serialFiles = [browser, ...timed];
+/** A project's files in this phase: of `all` but `left`, those of the phase; `serial` are the project's serial ones. */
+function filesOf(all: string[], left: string[], serial: string[]) {
+  const exclude = [...configDefaults.exclude, ...left];
+  if (phase === 'parallel') return { include: all, exclude: [...exclude, ...serialFiles] };
+  if (phase === 'serial') return { include: serial, exclude };
+  return { include: all, exclude };
+}
 const postgres = process.env.TEST_DATABASE_URL;
+/** The run's migrated PGlite folder, made once by `globalSetup` and copied by each API test (`pgliteTemplate.ts`). */
+const template = join(tmpdir(), `topline-pglite-template-${process.pid}`);
+/** The web build the browser tests' stacks share, made by the first one (`builtWeb` in e2e/browser.ts). */
+const webBuild = join(tmpdir(), `topline-web-build-${process.pid}`);
 
 /**
  * Every test runs on embedded PGlite. With TEST_DATABASE_URL set (as .ci/run sets it), the API suite runs a second
- * time on that PostgreSQL server, so both databases pass the same tests in one `npm test`.
+ * time on that PostgreSQL server (but for `noDatabase`), so both databases pass the same tests in one `npm test`.
  */
 export default defineConfig({
   test: {
     ...timeouts,
+    ...(phase === 'parallel' ? { maxWorkers: 2 } : phase === 'serial' ? { maxWorkers: 1 } : {}),
     projects: [
-      { test: { name: 'pglite', include, ...timeouts, env: { TEST_DATABASE_URL: '' } } },
+      {
+        test: {
+          name: 'pglite',
+          ...filesOf(include, [], serialFiles),
+          ...timeouts,
+          globalSetup: ['api/src/testing/pgliteTemplate.ts', 'e2e/webBuildCleanup.ts'],
+          env: { TEST_DATABASE_URL: '', TOPLINE_PGLITE_TEMPLATE: template, TOPLINE_WEB_BUILD: webBuild },
+        },
+      },
       ...(postgres
         ? [
             {
               test: {
                 name: 'postgres',
-                include: ['api/src/**/*.test.ts'],
+                ...filesOf(['api/src/**/*.test.ts'], noDatabase, timed),
                 ...timeouts,
                 env: { TEST_DATABASE_URL: postgres },
               },

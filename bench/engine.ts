@@ -7,11 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { compilePlan, type PlanEdit, PlanWorkbook, parsePlanFile } from '@topline/engine';
 import { HyperFormula } from 'hyperformula';
-import { compilePlan } from '../engine/src/compile';
-import type { PlanEdit } from '../engine/src/edits';
-import { parsePlanFile } from '../engine/src/schema';
-import { PlanWorkbook } from '../engine/src/workbook';
 import { median } from './lib/measure';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/plans');

@@ -6,10 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyEdits, type PlanEdit } from '../engine/src/edits';
-import { actualInputKeys } from '../engine/src/export/actualInputs';
-import { parsePlanFile } from '../engine/src/schema';
-import { PlanWorkbook } from '../engine/src/workbook';
+import { applyEdits, type PlanEdit, PlanWorkbook, parsePlanFile } from '@topline/engine';
+import { actualInputKeys } from '@topline/engine/export';
 import { median } from './lib/measure';
 
 const FIXTURE = 'three-cases.json';

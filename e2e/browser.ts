@@ -2,13 +2,13 @@
  * Browser-test harness: builds the web app, starts the real API (PGlite, e-mail written to an outbox folder), serves
  * the build with /api proxied to it, and drives Debian's headless Chromium through playwright-core.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
-import { outboxMailer } from '../api/src/services/mail';
+import { outboxMailer } from '../api/src/services/accounts/mail';
+import { freePort } from '../api/src/testing/freePort';
 import { type GoogleStandIn, startGoogleStandIn } from '../api/src/testing/googleStandIn';
 import { startTestApi, type TestApi } from '../api/src/testing/harness';
 
@@ -50,18 +50,42 @@ export interface StackOptions {
   apiEnv?: (webUrl: string) => Record<string, string>;
 }
 
-/** A port no server listens on now, for a web address the API must know before the web is served. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
+/**
+ * The web app built for a stack. A Vite build takes tens of seconds, so when the run names a folder for it
+ * (TOPLINE_WEB_BUILD, set by vitest.config.ts) the first test file to need it builds it there, under a lock that other
+ * workers wait on, and every later stack of the run serves that same build. Without it, each stack builds its own.
+ */
+async function builtWeb(): Promise<{ outDir: string; own: boolean }> {
+  const shared = process.env.TOPLINE_WEB_BUILD;
+  if (!shared) {
+    const outDir = mkdtempSync(join(tmpdir(), 'topline-web-'));
+    await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    return { outDir, own: true };
+  }
+  const done = `${shared}.done`;
+  const failed = `${shared}.failed`;
+  try {
+    mkdirSync(`${shared}.lock`);
+  } catch {
+    // Another worker builds it: wait for its outcome (a build takes well under the hook timeout).
+    while (!existsSync(done)) {
+      if (existsSync(failed)) throw new Error(`the shared web build failed: ${readFileSync(failed, 'utf8')}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return { outDir: shared, own: false };
+  }
+  try {
+    await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir: shared, emptyOutDir: true } });
+  } catch (error) {
+    writeFileSync(failed, String(error));
+    throw error;
+  }
+  writeFileSync(done, '');
+  return { outDir: shared, own: false };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const outDir = mkdtempSync(join(tmpdir(), 'topline-web-'));
-  await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const { outDir, own } = await builtWeb();
   const outboxDir = mkdtempSync(join(tmpdir(), 'topline-outbox-'));
   const silent = { info: () => {}, error: () => {} };
   const google = await startGoogleStandIn(GOOGLE_CLIENT_ID);
@@ -81,7 +105,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     root: WEB_ROOT,
     logLevel: 'error',
     build: { outDir },
-    preview: { host: '127.0.0.1', port, strictPort: fixedPort !== null, proxy: { '/api': api.url } },
+    // The API's /config.js, as production serves it: the stack's settings (links, Google client id) reach the web.
+    preview: {
+      host: '127.0.0.1',
+      port,
+      strictPort: fixedPort !== null,
+      proxy: { '/api': api.url, '/config.js': api.url },
+    },
   });
   const webUrl = (server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`).replace(/\/$/, '');
   // Chromium refuses ports it keeps for other protocols (5060 and 5061, SIP, are in the range above) unless told.
@@ -99,7 +129,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await api.close();
       await google.close();
       googleKeys = undefined;
-      rmSync(outDir, { recursive: true, force: true });
+      if (own) rmSync(outDir, { recursive: true, force: true });
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
@@ -120,7 +150,7 @@ export async function newPage(
 }
 
 /**
- * Serves the page a configuration with the test Google client id and a stand-in for Google Identity Services. As the
+ * Serves the page its configuration with the test Google client id added, and a stand-in for Google Identity Services. As the
  * real one, its sign-in (`google.accounts.id`: `initialize`, then a click on the button `renderButton` draws, or
  * `prompt`) calls back with `{ credential }`, a Google ID token, here for the address stored in
  * `sessionStorage['google-email']`, signed with the running stack's Google keys; its token client
@@ -128,12 +158,18 @@ export async function newPage(
  * refuses.
  */
 export async function withGoogleStandIn(context: BrowserContext): Promise<void> {
-  await context.route('**/config.js', (route) =>
-    route.fulfill({
+  // The served configuration, with the test client id (the API it comes from may not have it).
+  await context.route('**/config.js', async (route) => {
+    const headers = { ...route.request().headers() };
+    delete headers['if-none-match'];
+    const served = await route.fetch({ headers });
+    const body = served.status() === 200 ? await served.text() : '';
+    const clientId = JSON.stringify({ googleClientId: GOOGLE_CLIENT_ID });
+    return route.fulfill({
       contentType: 'text/javascript',
-      body: `window.TOPLINE_CONFIG = { googleClientId: ${JSON.stringify(GOOGLE_CLIENT_ID)} };`,
-    }),
-  );
+      body: `${body}\nwindow.TOPLINE_CONFIG = Object.assign(window.TOPLINE_CONFIG || {}, ${clientId});\n`,
+    });
+  });
   await context.route(`${GIS_STAND_IN_TOKEN}**`, async (route) => {
     const email = new URL(route.request().url()).searchParams.get('email') ?? '';
     if (!googleKeys) return route.fulfill({ status: 503, body: 'no stack is running' });
@@ -184,6 +220,23 @@ const GIS_STAND_IN = `(() => {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/**
+ * The link to `path` (`/signup/confirm`, `/invitation`) in the newest message to `email` in the outbox folder that
+ * holds one, as the path and query the test's own origin opens.
+ */
+export function mailedLinkFor(outboxDir: string, email: string, path: string): string | null {
+  const files = readdirSync(outboxDir)
+    .filter((name) => name.includes(email.replace(/[^a-zA-Z0-9@._-]/g, '_')))
+    .sort()
+    .reverse();
+  for (const file of files) {
+    const links = readFileSync(join(outboxDir, file), 'utf8').match(/https?:\/\/\S+/g) ?? [];
+    const link = links.map((text) => new URL(text)).find((url) => url.pathname === path);
+    if (link) return `${link.pathname}${link.search}`;
+  }
+  return null;
 }
 
 /** The reset link of the newest message to `email` in the outbox folder. */

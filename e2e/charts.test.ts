@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, screenshot, startStack } from './browser';
-import { cellText, ownerWithPlan } from './screensHelpers';
+import { cellText, openScreen, ownerWithPlan } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -31,10 +31,7 @@ afterAll(async () => {
 });
 
 /** Opens a working screen; the dashboard is the plan's own address. */
-const open = async (screen: string) => {
-  await page.goto(`/business-plans/${planId}/${screen === 'dashboard' ? '' : screen}`);
-  await page.locator(`section[data-screen="${screen}"]`).waitFor();
-};
+const open = (screen: string) => openScreen(page, planId, screen);
 
 interface Plotted {
   y: [number, number];

@@ -1,7 +1,8 @@
 /**
  * The built web app served by the API, as `npm start` serves it, under the API's Content-Security-Policy: the public
  * pages, Google sign-in, and the working screens with their Plotly charts and AG Grid tables load with no CSP
- * violation. Case and cost item names that hold HTML show as text in the charts, never as links.
+ * violation. Case and cost item names that hold HTML show as text in the charts, never as links. A plan's icon, saved
+ * in Setting, shows in the menu from its own URL.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../api/src/app';
@@ -160,4 +162,37 @@ describe('the built app under the Content-Security-Policy', () => {
     }
     expect(await unexpected(problems)).toEqual([]);
   }, 120_000);
+
+  it("shows a plan's icon saved in Setting in the menu and the form, fetched from its own URL", async () => {
+    await signIn(page, owner.token);
+    await page.goto(`/business-plans/${planId}/setting`);
+    await page.locator('section[data-screen="setting"]').waitFor();
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#6c4ed9' } })
+      .png()
+      .toBuffer();
+    await page
+      .locator('[data-test="icon-input"]')
+      .setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: png });
+    const iconAnswer = page.waitForResponse((r) => r.url().includes('/api/v1/business-plan/icon?'));
+    await page.locator('[data-test="plan-form"]').getByRole('button', { name: 'Save' }).click();
+    const served = await iconAnswer;
+    expect(served.status()).toBe(200);
+    expect(served.headers()['cache-control']).toBe('private, max-age=31536000, immutable');
+    const menuIcon = page.locator('.plan-icon.active img');
+    await menuIcon.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('.plan-icon.active img');
+      return img?.complete && img.naturalWidth > 0;
+    });
+    const shown = await menuIcon.evaluate((img: HTMLImageElement) => ({ src: img.src, width: img.naturalWidth }));
+    expect(shown).toEqual({ src: expect.stringMatching(/^blob:/), width: 128 });
+    // A reload shows it again, from the browser's cache or the API, without a data URL in /user/me.
+    await page.reload();
+    await page.locator('[data-test="icon-preview"]').waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-test="icon-preview"]');
+      return img?.complete && img.naturalWidth === 128;
+    });
+    expect(await unexpected(problems)).toEqual([]);
+  }, 60_000);
 });

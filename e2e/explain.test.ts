@@ -34,7 +34,14 @@ describe('explain in headless Chromium', () => {
   it('explains a monthly revenue cell down to an assumption and where it is edited', async () => {
     await page.goto(`/business-plans/${planId}/monthly_pl`);
     await cell('revenue', 'M3').waitFor();
+    // A click selects the cell and opens nothing; the cell's info control (a ? at its corner) opens its explanation.
     await cell('revenue', 'M3').click();
+    const info = page.locator('[data-test="cell-explain"]');
+    await info.waitFor();
+    const [infoBox, cellBox] = [await info.boundingBox(), await cell('revenue', 'M3').boundingBox()];
+    expect(infoBox && cellBox && Math.abs(infoBox.x + infoBox.width - (cellBox.x + cellBox.width)) < 2).toBe(true);
+    expect(await panel().count()).toBe(0);
+    await info.click();
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
     expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
       'Revenue = MRR + Professional services',
@@ -90,6 +97,7 @@ describe('explain in headless Chromium', () => {
     const shownInGrid = Number((await cell('order', `M${month + 1}`).textContent())?.replace(/[^\d.-]/g, ''));
     expect(shownInGrid).toBe(x.shown);
     await cell('order', `M${month + 1}`).click();
+    await page.keyboard.press('?');
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('New customers');
     const value = panel().locator('[data-test="explain-value"]');
     // The panel's figure is the grid's; the computed one is named beside it, and is what the formula's inputs give.
@@ -101,7 +109,7 @@ describe('explain in headless Chromium', () => {
       `Shown as a whole number; ${Number(x.value).toFixed(2)} before rounding. Counts are rounded so that the months add up to their quarter and year.`,
     );
     await screenshot(page, 'explain-count-rounding');
-    // A money figure is shown as computed: no rounding note.
+    // A money figure is shown as computed: no rounding note. The open panel follows the cell selected.
     await cell('revenue', `M${month + 1}`).click();
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
     expect(await panel().locator('[data-test="explain-rounding"]').count()).toBe(0);
@@ -109,16 +117,23 @@ describe('explain in headless Chromium', () => {
     await expect.poll(() => panel().count()).toBe(0);
   }, 120_000);
 
-  it('opens from the keyboard and closes with Escape', async () => {
+  it('opens with ? from the keyboard, not with Enter or Space, and closes with Escape', async () => {
     await page.goto(`/business-plans/${planId}/monthly_pl`);
     await cell('sm', 'M3').waitFor();
     await cell('sm', 'M2').click();
+    // Space explains nothing, and Enter moves down as in a spreadsheet.
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowUp');
+    expect(await panel().count()).toBe(0);
+    await page.keyboard.press('?');
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
     await page.keyboard.press('Escape');
     await expect.poll(() => panel().count()).toBe(0);
-    // Focus went back to the cell; the arrow keys move it and Enter explains the next month.
+    // Focus went back to the cell, nothing typed into it; the arrow keys move it and ? explains the next month.
+    expect(await page.locator('[data-test="monthly-grid"] .ag-cell-inline-editing').count()).toBe(0);
     await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Enter');
+    await page.keyboard.press('?');
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
     expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe(
       'Sales & marketing = Revenue × S&M / revenue',
@@ -136,6 +151,7 @@ describe('explain in headless Chromium', () => {
     const plCell = page.locator('[data-test="pl-table"] .ag-row[row-id="revenue"] .ag-cell[col-id="c1"]').first();
     await plCell.waitFor();
     await plCell.click();
+    await page.keyboard.press('?');
     await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Revenue');
     // Year 2's revenue is the sum of its four quarters.
     const quarters = await panel()
@@ -153,7 +169,20 @@ describe('explain in headless Chromium', () => {
       'COGS / revenue = COGS ÷ Revenue (blank when it cannot be computed)',
     );
     await expect.poll(() => page.locator('[data-test="pl-table"] .ag-cell-inline-editing').count()).toBe(0);
+    // The panel follows the cell selected, and shows its figure as it is after an edit.
+    const shownRate = async () => Math.round((await numberOf(panel().locator('[data-test="explain-value"]'))) * 1e6);
+    expect(await shownRate()).toBe(300_000);
+    await rate.click();
+    await rate.locator('input').waitFor();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('25');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(shownRate, { timeout: 10_000 }).toBe(250_000);
+    expect(await panel().locator('[data-test="explain-title"]').textContent()).toBe('COGS / revenue');
+    // Escape on the grid closes it.
     await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
 
     // A month of actuals gives the dashboard its latest figures: 20 customers won in month 1.
     const saved = await stack.api.call('POST', '/pl/monthly/edit', {
@@ -257,6 +286,7 @@ describe('explain in headless Chromium', () => {
     await cell('revenue', 'M3').waitFor();
     await page.getByRole('tab', { name: 'Progress' }).click();
     await cell('order', 'M2').click();
+    await page.keyboard.press('?');
     await expect
       .poll(() => panel().locator('[data-test="explain-title"]').textContent())
       .toBe('Progress of New customers (actual ÷ plan, ACT months)');
@@ -273,6 +303,7 @@ describe('explain in headless Chromium', () => {
     await page.getByRole('tab', { name: 'Variance' }).click();
     await page.getByRole('tab', { name: 'Value' }).click();
     await cell('mrr', 'M1').click();
+    await page.keyboard.press('?');
     await expect
       .poll(() => panel().locator('[data-test="explain-title"]').textContent())
       .toBe('Difference of MRR (actual − plan, ACT months)');

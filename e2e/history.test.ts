@@ -197,7 +197,9 @@ describe('the plan history in headless Chromium', () => {
     await viewerPage.goto(`/business-plans/${planId}/pl?settings=history`);
     const tabs = viewerPage.locator('.settings-modal [role="tab"]');
     await tabs.first().waitFor();
-    expect(await tabs.allTextContents()).toEqual(['Business plan list', 'Plan', 'Profile']);
+    // A viewer has no history; the plan's snapshots are theirs to see and download instead.
+    expect(await tabs.allTextContents()).toEqual(['Business plan list', 'Plan', 'Snapshots', 'Profile']);
+    await viewerPage.locator('[data-test="snapshots-panel"]').waitFor();
     expect(await viewerPage.locator('[data-test="history-panel"]').count()).toBe(0);
     expect(
       (await stack.api.call('GET', '/history', { token: viewer.token, query: { business_plan_id: planId } })).status,
@@ -233,10 +235,12 @@ describe('the plan history in headless Chromium', () => {
     expect(await editorPage.locator('[data-test="history-restore"]').count()).toBe(0);
     const restore = shown.first();
     expect(await restore.locator('[data-test="history-action"]').getAttribute('data-action')).toBe('history.restore');
+    // The 30 KPI items the editor may see, then the 18 of the P&L as one entry that says only that.
     expect(await restore.locator('[data-test="history-item"]').count()).toBe(20);
-    expect(await restore.locator('[data-test="history-more"]').textContent()).toBe('and 28 more');
+    expect(await restore.locator('[data-test="history-item"][data-hidden="true"]').count()).toBe(1);
+    expect(await restore.locator('[data-test="history-more"]').textContent()).toBe('and 11 more');
 
-    // A KPI edit is shown with its values; a P&L edit, closed to the editor, is not.
+    // A KPI edit is shown with its values; a P&L edit, closed to the editor, is a change they may not see.
     const editOf = (key: string, year: number) =>
       editorPage.locator(`[data-test="history-item"][data-key="${key}"]`, {
         has: editorPage.locator('.history-place', { hasText: new RegExp(`· Y${year}$`) }),
@@ -244,9 +248,14 @@ describe('the plan history in headless Chromium', () => {
     const churn = editOf('churn_rate', 1).and(editorPage.locator('[data-op="add"]'));
     expect(await churn.locator('.history-key').textContent()).toBe('Churn rate');
     expect(await churn.locator('[data-test="history-new"]').textContent()).toBe('1.5%');
-    const employees = editOf('employees', 3).and(editorPage.locator('[data-op="add"]'));
-    expect(await employees.getAttribute('data-hidden')).toBe('true');
-    expect(await employees.locator('.history-hidden').textContent()).toBe('not visible to you');
+    expect(await editorPage.locator('[data-test="history-item"][data-key="employees"]').count()).toBe(0);
+    const employeesEdit = (await historyOf(owner.token)).changes.find((change) =>
+      change.items.some((item) => !item.hidden && item.key === 'employees' && item.year === 3 && item.op === 'add'),
+    );
+    const employees = editorPage.locator(`[data-test="history-change"][data-change-id="${employeesEdit?.id}"]`);
+    expect(await employees.locator('[data-test="history-action"]').textContent()).toBe('A change not visible to you');
+    expect(await employees.locator('[data-test="history-item"]').getAttribute('data-hidden')).toBe('true');
+    expect(await employees.locator('.history-hidden').textContent()).toBe('Changes not visible to you');
     expect(await employees.locator('[data-test="history-new"]').count()).toBe(0);
     await screenshot(editorPage, 'history-editor');
 

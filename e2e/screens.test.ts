@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm } from '../api/src/testing/harness';
 import { formatNumber, formatPercent } from '../web/src/format/numbers';
 import { formatMetric } from '../web/src/screens/dashboard/metrics';
-import { newPage, type Stack, screenshot, startStack } from './browser';
-import { cellText, engineOf, enterCell, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
+import { type Stack, screenshot, startStack } from './browser';
+import { cellText, engineOf, enterCell, openScreen, ownerWithPlan, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -27,10 +26,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const open = async (screen: string) => {
-  await page.goto(`/business-plans/${planId}/${screen}`);
-  await page.locator(`section[data-screen="${screen === '' ? 'dashboard' : screen}"]`).waitFor();
-};
+const open = (screen: string) => openScreen(page, planId, screen);
 
 describe('working screens in headless Chromium', () => {
   it('shows every screen with the engine numbers', async () => {
@@ -191,7 +187,8 @@ describe('working screens in headless Chromium', () => {
     ] as const) {
       await page.locator(`[data-test="edit-M${k}"]`).click();
       await enterCell(page, 'monthly-grid', 'order', `M${k}`, order);
-      await enterCell(page, 'monthly-grid', 'sm', `M${k}`, '1500000');
+      // A cost is typed as the row shows it: negative (a positive figure would be a negative cost, refused).
+      await enterCell(page, 'monthly-grid', 'sm', `M${k}`, '-1500000');
       // The equity planned for M1 was not raised: entered as 0 (a value left empty is the month's forecast).
       if (k === 1) await enterCell(page, 'monthly-grid', 'equity_raised', 'M1', '0');
       const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
@@ -235,6 +232,7 @@ describe('working screens in headless Chromium', () => {
     const estimate = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'estimate');
     const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/adjust/edit') && r.status() === 200);
     await page.locator('[data-test="revise-submit"]').click();
+    await page.locator('[data-test="confirm-ok"]').click();
     await saved;
     const forecast = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'forecast');
     // M5 is the sixth column; the revised MRR differs from the plan's.
@@ -330,38 +328,6 @@ describe('working screens in headless Chromium', () => {
     await screenshot(page, 'screen-dashboard-actuals');
   }, 60_000);
 
-  it('keeps a memo per column and section', async () => {
-    await open('monthly_pl');
-    await page.getByRole('tab', { name: 'Enter actuals' }).click();
-    await page.locator('[data-test="memo-M2"]').click();
-    await page.locator('[data-test="memo-modal"] textarea').fill('Webinar month');
-    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/comment/edit') && r.status() === 200);
-    await page.locator('[data-test="memo-modal"]').getByRole('button', { name: 'Save' }).click();
-    await saved;
-    await page.locator('[data-test="memo-M2"].has').waitFor();
-    expect(await page.locator('[data-test="memo-M2"]').getAttribute('title')).toBe('Webinar month');
-    // The estimate section has its own memo.
-    await page.getByRole('tab', { name: 'Edit cash flow' }).click();
-    expect(await page.locator('[data-test="memo-M2"].has').count()).toBe(0);
-  }, 60_000);
-
-  it('returns an actual month to the forecast with reverse', async () => {
-    await open('monthly_pl');
-    await page.getByRole('tab', { name: 'Enter actuals' }).click();
-    await page.locator('[data-test="control-M3"] .ws-status.act').waitFor();
-    await page.locator('[data-test="edit-M3"]').click();
-    const reversed = page.waitForResponse((r) => r.url().includes('/pl/monthly/reverse') && r.status() === 200);
-    await page.locator('[data-test="reverse-M3"]').click();
-    await reversed;
-    await page.waitForFunction(
-      () => document.querySelector('[data-test="control-M3"] .ws-status')?.textContent === 'EST',
-    );
-    const actual = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'actual');
-    expect(actual[2]?.status).toBe('EST');
-    expect(actual[1]?.status).toBe('ACT');
-    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(actual[2]?.values.order));
-  }, 60_000);
-
   it('asks before leaving a column in edit mode', async () => {
     await open('monthly_pl');
     await page.getByRole('tab', { name: 'Enter actuals' }).click();
@@ -430,76 +396,5 @@ describe('working screens in headless Chromium', () => {
     await page.locator('[data-test="confirm-ok"]').click();
     await deleted;
     await page.locator('[data-test="cost-items"]').getByText('No Rows To Show').first().waitFor();
-  }, 60_000);
-
-  it('invites a member with can_view who then cannot edit', async () => {
-    await open('setting');
-    await page.locator('[data-test="member-add"]').click();
-    const form = page.locator('[data-test="member-form"]');
-    await form.locator('input[name="email"]').fill('not-an-email');
-    await form.getByRole('button', { name: 'Save' }).click();
-    await form.locator('.field-error').waitFor();
-    await form.locator('input[name="email"]').fill('viewer@example.com');
-    await form.getByRole('button', { name: 'Save' }).click();
-    await page.locator('[data-test="member-viewer@example.com"]').waitFor();
-    await screenshot(page, 'screen-setting-members');
-
-    const viewer = await stack.api.user('viewer@example.com', 'free');
-    const other = await newPage(stack, { locale: 'ja-JP', width: 1440, height: 900 });
-    await signIn(other.page, viewer.token);
-    await other.page.goto(`/business-plans/${planId}/kpi`);
-    await other.page.locator('[data-test="view-only"]').waitFor();
-    const churn = other.page.locator('[data-test="kpi-table"] .ag-row[row-id="churn_rate"] .ag-cell[col-id="c0"]');
-    await churn.click();
-    expect(await churn.locator('input').count()).toBe(0);
-    await screenshot(other.page, 'screen-kpi-viewer-ja');
-    await other.page.goto(`/business-plans/${planId}/pl`);
-    await other.page.locator('[data-test="pl-table"]').waitFor();
-    expect(await other.page.locator('[data-test="case-add"]').count()).toBe(0);
-    expect(await other.page.locator('[data-test="pl-table"] .ws-editable').count()).toBe(0);
-    await other.page.goto(`/business-plans/${planId}/monthly_pl`);
-    await other.page.locator('[data-test="monthly-grid"]').waitFor();
-    await other.page.getByRole('tab', { name: '実績入力' }).click();
-    expect(await other.page.locator('[data-test^="edit-M"]').count()).toBe(0);
-    expect(await other.page.locator('[data-test="revise-submit"]').count()).toBe(0);
-    await other.context.close();
-  }, 90_000);
-
-  it('edits the plan, ignores an over-large icon, and after deleting a plan opens another owned one', async () => {
-    const second = await stack.api.call('POST', '/business-plan/create', {
-      token: owner.token,
-      form: planForm({ business_plan_name: 'Second plan' }),
-    });
-    const secondId = second.body.data.business_plan_id;
-    await page.goto(`/business-plans/${secondId}/setting`);
-    await page.locator('section[data-screen="setting"]').waitFor();
-    await page.locator('[data-test="icon-input"]').setInputFiles({
-      name: 'big.png',
-      mimeType: 'image/png',
-      buffer: Buffer.alloc(2_000_001),
-    });
-    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
-    await page.locator('[data-test="icon-input"]').setInputFiles({
-      name: 'icon.gif',
-      mimeType: 'image/gif',
-      buffer: Buffer.alloc(10),
-    });
-    expect(await page.locator('[data-test="icon-preview"]').count()).toBe(0);
-    const name = page.locator('input[name="business_plan_name"]');
-    await name.fill('x'.repeat(60));
-    expect((await name.inputValue()).length).toBe(50);
-    await name.fill('Second plan renamed');
-    await page.locator('[data-test="plan-form"]').getByRole('button', { name: 'Save' }).click();
-    await page.locator('.notice-success').first().waitFor();
-    const renamed = await stack.api.call('GET', '/user/me', { token: owner.token });
-    expect(renamed.body.data.business_plans.map((p: { business_plan_name: string }) => p.business_plan_name)).toContain(
-      'Second plan renamed',
-    );
-    await page.locator('[data-test="theme"] input[value="gray"]').click();
-    await page.waitForFunction(() => document.querySelector('.shell.theme-gray') !== null);
-    await screenshot(page, 'screen-setting-gray');
-    await page.locator('[data-test="delete-plan"] button').click();
-    await page.locator('[data-test="confirm-ok"]').click();
-    await page.waitForURL(new RegExp(`/business-plans/${planId}/pl$`));
   }, 60_000);
 });

@@ -77,3 +77,17 @@ export async function waitForCell(page: Page, grid: string, rowId: string, colId
     { timeout: 10_000 },
   );
 }
+
+/** Opens a plan's screen and waits for it; the dashboard is the plan's root path (`''` or `'dashboard'`). */
+export async function openScreen(page: Page, planId: number, screen: string): Promise<void> {
+  const shown = screen === '' ? 'dashboard' : screen;
+  await page.goto(`/business-plans/${planId}/${shown === 'dashboard' ? '' : shown}`);
+  await page.locator(`section[data-screen="${shown}"]`).waitFor();
+}
+
+/** A new plan of the user's, created through the API with `fields` over the wizard's defaults; its id. */
+export async function createPlan(stack: Stack, token: string, fields: Record<string, string>): Promise<number> {
+  const created = await stack.api.call('POST', '/business-plan/create', { token, form: planForm(fields) });
+  if (created.status !== 201) throw new Error(`plan not created: ${JSON.stringify(created.body)}`);
+  return created.body.data.business_plan_id;
+}

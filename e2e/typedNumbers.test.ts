@@ -18,6 +18,8 @@ let page: Page;
 let errors: string[] = [];
 /** The write calls the page sent, by path. */
 const writes: string[] = [];
+/** How often the page read the whole plan file. */
+let planFileReads = 0;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -27,6 +29,7 @@ beforeAll(async () => {
   }));
   page.on('request', (request: Request) => {
     if (request.method() === 'POST') writes.push(new URL(request.url()).pathname.replace('/api/v1', ''));
+    if (request.method() === 'GET' && request.url().includes('/api/v1/business-plan/file')) planFileReads++;
   });
 }, 240_000);
 
@@ -83,11 +86,15 @@ describe('typed numbers', () => {
     expect(await page.getByText('Success').count()).toBe(0);
     // A value the cell takes is stored as typed, and the message goes.
     const saved = page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);
+    const readsBefore = planFileReads;
     await enterCell(page, 'pl-table', 'cogs_rate', 'c0', '25.5');
     await saved;
     await waitForCell(page, 'pl-table', 'cogs_rate', 'c0', '25.5%');
     expect(await message('pl-table', 'cogs_rate', 'c0').count()).toBe(0);
     expect((await storedCase()).years['1']?.cogs_rate).toBe(0.255);
+    // The save's edit is the browser workbook's already: the plan file is not read again.
+    await page.waitForTimeout(300);
+    expect(planFileReads).toBe(readsBefore);
   }, 120_000);
 
   it('refuses 12abc, 1,5 and abc in the monthly grid, stores １２，０００ as 12000 and keeps the rest at the forecast', async () => {
@@ -122,6 +129,7 @@ describe('typed numbers', () => {
     expect(estimate[0]?.values.churn).toBe(0);
     await enterCell(page, 'monthly-grid', 'churn', 'M1', '0');
     const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
+    const readsBefore = planFileReads;
     await page.locator('[data-test="save-M1"]').click();
     await saved;
     await page.locator('[data-test="control-M1"] .ws-status.act').waitFor();
@@ -147,6 +155,8 @@ describe('typed numbers', () => {
       'Not entered: the forecast for this month',
     );
     expect(await cell('session').locator('[data-source]').getAttribute('title')).toBe('Entered actual');
+    // The browser's workbook took the saved month as the API did: the plan file is not read again.
+    expect(planFileReads).toBe(readsBefore);
     await screenshot(page, 'typed-monthly-entered');
   }, 120_000);
 

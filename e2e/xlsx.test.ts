@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { a1, monthColumn } from '@topline/engine';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { a1, monthColumn } from '../engine/src/layout';
 import { type Stack, startStack } from './browser';
 import { cellText, engineOf, ownerWithPlan, waitForCell } from './screensHelpers';
 
@@ -39,12 +39,13 @@ describe('the spreadsheet downloads in headless Chromium', () => {
     await book.xlsx.load(readFileSync((await download.path()) ?? '') as unknown as ArrayBuffer);
     const wb = await engineOf(stack, owner.token, planId);
     const c = wb.caseLayout(0);
-    const mrr = book.getWorksheet(c.sheets.estimate)?.getCell(a1(c.rowOf.mrr ?? 0, monthColumn(12)));
+    // The case's sheets carry its name in the file.
+    const mrr = book.getWorksheet('Base case Estimate')?.getCell(a1(c.rowOf.mrr ?? 0, monthColumn(12)));
     expect(mrr?.formula).toBeTruthy();
     // Target ARR 100,000,000 reached at month 12: MRR 8,333,333.33, as the engine computes it.
     expect(Number(mrr?.result)).toBeCloseTo(100_000_000 / 12, 2);
     expect(Number(mrr?.result)).toBeCloseTo(Number(wb.value(c.sheets.estimate, c.rowOf.mrr ?? 0, monthColumn(12))), 6);
-    expect(book.getWorksheet('C1 Actuals')?.getCell('C1').value).toBe('2026/04');
+    expect(book.getWorksheet('Base case Actuals')?.getCell('C1').value).toBe('2026/04');
     expect(book.getWorksheet('Topline')?.getCell('B1').value).toBe(String(planId));
     wb.destroy();
     expect(errors).toEqual([]);
@@ -76,7 +77,7 @@ describe('the spreadsheet downloads in headless Chromium', () => {
     ]);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(readFileSync((await download.path()) ?? '') as unknown as ArrayBuffer);
-    const inputs = book.getWorksheet('C1 Actuals');
+    const inputs = book.getWorksheet('Base case Actuals');
     if (!inputs) throw new Error('no actual-inputs sheet');
     // April 2026 (column C): 4 new customers (row 5), ARPA 50,000 (row 7).
     inputs.getCell('C5').value = 4;

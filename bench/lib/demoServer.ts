@@ -13,9 +13,9 @@ import type { Db } from '../../api/src/db';
 import { listenForChanges, migrateLatest, openDb, pgliteDirIn } from '../../api/src/db';
 import { seedIfEmpty } from '../../api/src/seed';
 import { listen } from '../../api/src/server';
-import { AccessCache } from '../../api/src/services/accessCache';
-import { importPlanFile } from '../../api/src/services/planFile';
-import { WorkbookCache } from '../../api/src/services/workbooks';
+import { AccessCache } from '../../api/src/services/access/accessCache';
+import { importPlanFile } from '../../api/src/services/plans/planFile';
+import { WorkbookCache } from '../../api/src/services/workbooks/workbooks';
 
 export interface DemoServer {
   db: Db;
@@ -40,6 +40,8 @@ export interface DemoServerOptions {
   /** Names the temporary folder and schema. */
   name: string;
   workbooks?: WorkbookCache;
+  /** A built web app to serve beside the API, as `npm run serve` does (`web/dist`). */
+  webDist?: string;
 }
 
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
@@ -63,8 +65,16 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     };
     const accessCache = new AccessCache();
     const workbooks = options.workbooks ?? new WorkbookCache();
-    const unlisten = await listenForChanges(db, accessCache, workbooks);
-    const app = createApp({ db, config, logger, accessCache, workbooks, mailer: { send: async () => {} } });
+    const unlisten = await listenForChanges(db, accessCache);
+    const app = createApp({
+      db,
+      config,
+      logger,
+      accessCache,
+      workbooks,
+      mailer: { send: async () => {} },
+      ...(options.webDist ? { webDist: options.webDist } : {}),
+    });
     const server = await listen(app.callback(), 0, '127.0.0.1');
     const address = server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;

@@ -2,8 +2,8 @@
 import { asOfMonth } from '@topline/contract';
 import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../../api/src/db';
-import type { AccessPlan } from '../../api/src/services/access';
-import { loadPlanFile } from '../../api/src/services/planFile';
+import type { AccessPlan } from '../../api/src/services/access/access';
+import { loadPlanFile } from '../../api/src/services/plans/planFile';
 
 /** The median (the mean of the middle two of an even count); 0 of none. */
 export function median(xs: readonly number[]): number {

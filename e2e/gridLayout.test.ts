@@ -1,0 +1,256 @@
+/**
+ * The grids as a finance lead and an assistive technology meet them: a skip link to the grid, row and column headers,
+ * every control of the monthly grid by keyboard (Edit, Save, Cancel, Reverse, memo), figures right-aligned in tabular
+ * digits with the plan's currency named, the header row in view while the grid scrolls, axe-core finding nothing
+ * serious on the grid screens in English and Japanese, and a phone's 375 px: the label column at most a third, Save
+ * and Cancel whole, no page scrolling sideways.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatNumber } from '../web/src/format/numbers';
+import { accessibilityViolations } from './axe';
+import { newPage, type Stack, screenshot, startStack } from './browser';
+import { engineOf, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
+
+let stack: Stack;
+let owner: { token: string };
+let planId: number;
+let context: BrowserContext;
+let page: Page;
+let errors: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  ({ owner, planId, context, page, errors } = await ownerWithPlan(stack, {
+    email: 'grid-layout@example.com',
+    planName: 'Grid layout',
+    width: 1280,
+    height: 800,
+  }));
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close();
+  await stack?.close();
+});
+
+/** The grid screens and the dashboard, by path, with the grid each shows (none on the dashboard). */
+const SCREENS = [
+  { path: 'monthly_pl', screen: 'monthly_pl', grid: 'monthly-grid' },
+  { path: 'pl', screen: 'pl', grid: 'pl-table' },
+  { path: 'kpi', screen: 'kpi', grid: 'kpi-table' },
+  { path: 'expenses', screen: 'expenses', grid: 'data-grid' },
+  { path: '', screen: 'dashboard', grid: null },
+] as const;
+
+/** Opens a screen and waits until its figures are there (its grid's rows, the dashboard's charts). */
+async function open(on: Page, path: string, grid: string | null) {
+  await on.goto(`/business-plans/${planId}/${path}`);
+  if (grid)
+    await on
+      .locator(`${gridSelector(grid)} .ag-row`)
+      .first()
+      .waitFor();
+  else await on.locator('section[data-screen="dashboard"] .chart .main-svg').first().waitFor();
+  await on.waitForFunction(() => document.querySelectorAll('.content-loading').length === 0);
+}
+
+const gridSelector = (grid: string) => (grid === 'data-grid' ? 'main .data-grid' : `[data-test="${grid}"]`);
+
+const cell = (rowId: string, colId: string) =>
+  page.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+
+async function focusCell(rowId: string, colId: string) {
+  await cell(rowId, colId).focus();
+  await page.waitForFunction(
+    ([r, c]) =>
+      document.activeElement?.closest('.ag-row')?.getAttribute('row-id') === r &&
+      document.activeElement?.getAttribute('col-id') === c,
+    [rowId, colId],
+  );
+}
+
+const focused = () => page.evaluate(() => document.activeElement?.closest('.ag-row')?.getAttribute('row-id'));
+
+const activeTest = () => page.evaluate(() => document.activeElement?.getAttribute('data-test'));
+
+/** axe-core's serious and critical violations on the page. */
+const serious = async (on: Page) =>
+  (await accessibilityViolations(on)).filter((v) => v.includes('(serious)') || v.includes('(critical)'));
+
+describe('the grids, by keyboard and assistive technology, as a finance grid', () => {
+  it('leads to the grid with a skip link; rows and columns are named; figures tabular, in the plan currency', async () => {
+    await open(page, 'monthly_pl', 'monthly-grid');
+    // The first Tab of the page reaches the skip link, shown while it has the focus; Enter puts the keyboard in the grid.
+    await page.keyboard.press('Tab');
+    expect(await activeTest()).toBe('skip-to-grid');
+    const link = await page.locator('[data-test="skip-to-grid"]').boundingBox();
+    expect(link?.x).toBeGreaterThanOrEqual(0);
+    expect(link?.y).toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'grid-skip-link');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('[data-test="monthly-grid"] .ag-cell') !== null);
+
+    // ARIA grid roles: the label column's cells are row headers, its header names the unit (the plan's yen).
+    const grid = page.locator('[data-test="monthly-grid"]');
+    expect(await grid.locator('[role="grid"], [role="treegrid"]').count()).toBe(1);
+    const labelHeader = grid.locator('.ag-header-cell[col-id="label"]');
+    expect(await labelHeader.getAttribute('role')).toBe('columnheader');
+    expect((await labelHeader.textContent())?.trim()).toBe('Amounts in ¥');
+    expect(await grid.locator('.ag-row[row-id="revenue"] .ag-cell[col-id="label"]').getAttribute('role')).toBe(
+      'rowheader',
+    );
+    expect(await cell('revenue', 'M1').getAttribute('role')).toBe('gridcell');
+    // A figure is right-aligned in tabular digits.
+    const style = await cell('revenue', 'M1').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { align: s.textAlign, digits: s.fontVariantNumeric };
+    });
+    expect(style).toEqual({ align: 'right', digits: 'tabular-nums' });
+
+    // The header row stays in view while the grid scrolls: the grid is the one scroll container of its rows.
+    const body = grid.locator('.ag-grid-viewport');
+    expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    // Arrowing down to the last row scrolls the grid, not the page, and the header row stays above it in view.
+    await focusCell('session', 'M6');
+    await page.evaluate(() => document.querySelector('[data-test="monthly-grid"]')?.scrollIntoView());
+    const pageAt = await page.evaluate(() => window.scrollY);
+    for (let i = 0; i < 60 && (await focused()) !== 'ending_cash_balance'; i++) await page.keyboard.press('ArrowDown');
+    await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(pageAt);
+    const header = await grid.locator('.ag-header').boundingBox();
+    const last = await cell('ending_cash_balance', 'M6').boundingBox();
+    expect(header && last && header.y >= 0 && header.y + header.height <= last.y && last.y + last.height <= 800).toBe(
+      true,
+    );
+    // Scrolled to its end, the last row clears the horizontal scroll bar drawn over the grid's bottom edge.
+    await body.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    const bar = await grid.locator('.ag-body-horizontal-scroll').boundingBox();
+    const end = await grid.locator('.ag-row[row-id="ending_cash_balance"]').first().boundingBox();
+    expect(bar && end && end.y + end.height <= bar.y + 1).toBe(true);
+    await screenshot(page, 'grid-header-in-view');
+
+    // The P&L's table and chart name the currency too.
+    await open(page, 'pl', 'pl-table');
+    expect((await page.locator('[data-test="pl-table"] .ag-header-cell').first().textContent())?.trim()).toBe(
+      'Amounts in ¥',
+    );
+    await page.locator('[data-test="pl-chart"] .ytick text').first().waitFor();
+    const ticks = await page.locator('[data-test="pl-chart"] .ytick text').allTextContents();
+    expect(ticks.every((tick) => tick.startsWith('¥'))).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('reaches Reverse and the memo with Tab and presses them with Space and Enter', async () => {
+    // Month 3 has actuals (ACT).
+    const saved = await stack.api.call('POST', '/pl/monthly/edit', {
+      token: owner.token,
+      body: { business_plan_id: planId, year: 1, month: 3, order: 7 },
+    });
+    expect(saved.status).toBe(200);
+    await open(page, 'monthly_pl', 'monthly-grid');
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="control-M3"] .ws-status.act').waitFor();
+    await focusCell('control', 'M3');
+    await page.keyboard.press('Tab');
+    expect(await activeTest()).toBe('edit-M3');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-test="reverse-M3"]').waitFor();
+    await focusCell('control', 'M3');
+    for (const expected of ['save-M3', 'cancel-M3', 'reverse-M3']) {
+      await page.keyboard.press('Tab');
+      expect(await activeTest()).toBe(expected);
+    }
+    const reversed = page.waitForResponse((r) => r.url().includes('/pl/monthly/reverse') && r.status() === 200);
+    await page.keyboard.press(' ');
+    await reversed;
+    await page.waitForFunction(
+      () => document.querySelector('[data-test="control-M3"] .ws-status')?.textContent === 'EST',
+    );
+    const actual = (await engineOf(stack, owner.token, planId)).monthlyGrid(0, 1, 'actual');
+    expect(actual[2]?.status).toBe('EST');
+    await waitForCell(page, 'monthly-grid', 'order', 'M3', formatNumber(actual[2]?.values.order));
+
+    // The memo: Tab past Edit, Enter opens it; its box takes the text, and its Save is a button like any other.
+    await focusCell('control', 'M2');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await activeTest()).toBe('memo-M2');
+    expect(await page.locator('[data-test="memo-M2"]').getAttribute('aria-label')).toBe('Memo');
+    await page.keyboard.press('Enter');
+    const memo = page.locator('[data-test="memo-modal"] textarea');
+    await memo.fill('Webinar month');
+    const commented = page.waitForResponse((r) => r.url().includes('/pl/monthly/comment/edit') && r.status() === 200);
+    await page.locator('[data-test="memo-modal"]').getByRole('button', { name: 'Save' }).press('Enter');
+    await commented;
+    await page.locator('[data-test="memo-M2"].has').waitFor();
+    expect(await page.locator('[data-test="memo-M2"]').getAttribute('title')).toBe('Webinar month');
+    // The estimate section has its own memo.
+    await page.getByRole('tab', { name: 'Edit cash flow' }).click();
+    expect(await page.locator('[data-test="memo-M2"].has').count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('finds no serious or critical axe-core violation on the grid screens and the dashboard, in both languages', async () => {
+    const ja = await newPage(stack, { locale: 'ja-JP' });
+    await signIn(ja.page, owner.token);
+    try {
+      for (const on of [page, ja.page]) {
+        for (const { path, screen, grid } of SCREENS) {
+          await open(on, path, grid);
+          expect({ screen, violations: await serious(on) }).toEqual({ screen, violations: [] });
+        }
+      }
+      // Japanese names the unit in Japanese.
+      await open(ja.page, 'monthly_pl', 'monthly-grid');
+      expect(
+        (await ja.page.locator('[data-test="monthly-grid"] .ag-header-cell[col-id="label"]').textContent())?.trim(),
+      ).toBe('金額（¥）');
+    } finally {
+      await ja.context.close();
+    }
+  }, 240_000);
+
+  it('fits a 375 px phone: the label column a third at most, Save and Cancel whole, nothing scrolls sideways', async () => {
+    const phone = await newPage(stack, { locale: 'en-US', width: 375, height: 740 });
+    await signIn(phone.page, owner.token);
+    const on = phone.page;
+    try {
+      for (const { path, screen, grid } of SCREENS) {
+        await open(on, path, grid);
+        const sideways = await on.evaluate(() => {
+          const root = document.scrollingElement;
+          return root ? root.scrollWidth - root.clientWidth : 0;
+        });
+        expect({ screen, sideways }).toEqual({ screen, sideways: 0 });
+        if (grid && grid !== 'data-grid') {
+          const label = await on
+            .locator(`${gridSelector(grid)} .ag-header-cell`)
+            .first()
+            .boundingBox();
+          expect(label?.width ?? 999).toBeLessThanOrEqual(375 / 3);
+        }
+      }
+      await open(on, 'monthly_pl', 'monthly-grid');
+      await on.getByRole('tab', { name: 'Enter actuals' }).click();
+      await on.locator('[data-test="edit-M1"]').click();
+      const control = await on.locator('.ag-row[row-id="control"] .ag-cell[col-id="M1"]').boundingBox();
+      for (const button of ['save-M1', 'cancel-M1']) {
+        const box = await on.locator(`[data-test="${button}"]`).boundingBox();
+        if (!box || !control) throw new Error(`${button} is not shown`);
+        // Within the viewport and within its cell: nothing of it is cut off.
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(375);
+        expect(box.x).toBeGreaterThanOrEqual(control.x);
+        expect(box.x + box.width).toBeLessThanOrEqual(control.x + control.width);
+        expect(box.y).toBeGreaterThanOrEqual(control.y);
+        expect(box.y + box.height).toBeLessThanOrEqual(control.y + control.height);
+      }
+      await screenshot(on, 'grid-phone-edit');
+    } finally {
+      await phone.context.close();
+    }
+  }, 180_000);
+});
