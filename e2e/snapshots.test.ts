@@ -197,6 +197,13 @@ describe('snapshots in the browser', () => {
     expect((await row('revenue', 1, 'difference_rate').locator('td').allTextContents())[0]).toBe(
       formatPercent(y1?.difference_rate?.revenue, 1, 'en'),
     );
+    // The comparison's CSV holds what the table shows: the snapshot's rows last.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="compare-csv"]').click()]);
+    const revenueRows = readFileSync((await csv.path()) ?? '', 'utf8')
+      .split('\r\n')
+      .filter((l) => l.startsWith('revenue,'))
+      .map((l) => l.split(','));
+    expect(revenueRows.at(-3)?.slice(2, 5)).toEqual(['Board plan (snapshot)', 'value', '54166667']);
     const parts = ['[data-test="compare-table"]', '[data-test="compare-snapshot"]'];
     expect(await accessibilityViolations(page, parts)).toEqual([]);
     expect(errors).toEqual([]);

@@ -31,9 +31,13 @@ export const caseCompareAnswer = z.object({
   }),
 });
 
-/** The comparison's CSV: headers and labels in `lang`, else the request's `Accept-Language`. */
+/**
+ * The comparison's CSV: headers and labels in `lang`, else the request's `Accept-Language`; with `snapshot_id`, the
+ * snapshot's rows last, as the comparison answers them.
+ */
 export const compareCsvQuery = body({
   business_plan_id: planIdText,
+  snapshot_id: snapshotIdText.optional(),
   lang: z.enum(['ja', 'en'], 'lang must be ja or en').optional(),
 });
 
@@ -66,7 +70,10 @@ const file = <P extends string, Q extends z.ZodType, N extends Route['needs'], F
 export const comparisonRoutes = {
   caseCompare: jsonRoute('GET', '/pl/compare', caseCompareQuery, caseCompareAnswer, PL),
   compareCsv: file('/pl/compare/csv', compareCsvQuery, PL, 'csv'),
-  /** The plan's workbook with a `Comparison` sheet whose figures and differences are formulas over the cases' sheets. */
-  compareXlsx: file('/pl/compare/xlsx', planQuery, EVERY_AREA, 'xlsx'),
+  /**
+   * The plan's workbook with a `Comparison` sheet whose figures and differences are formulas over the cases' sheets;
+   * with `snapshot_id`, the snapshot's figures as they stand and its differences as formulas.
+   */
+  compareXlsx: file('/pl/compare/xlsx', caseCompareQuery, EVERY_AREA, 'xlsx'),
   revisePreview: jsonRoute('GET', '/pl/monthly/adjust/preview', revisePreviewQuery, revisePreviewAnswer, MONTHLY_PL),
 };

@@ -1,11 +1,14 @@
 /**
  * The cases side by side as CSV (MODEL.md section 8's conventions): per compared figure, each case's row of plan
- * years, then each other case's difference from the base case as a value and a rate. Read from `caseComparison`, so
- * the file holds the numbers the screen shows; a rate of a zero base is left empty (the screen's dash).
+ * years, then each other case's difference from the base case as a value and a rate; with a snapshot set beside the
+ * cases, the snapshot's row and its difference from the live base case last (`snapshotCompared`). Read from
+ * `caseComparison`, so the file holds the numbers the screen shows; a rate of a zero base is left empty (the screen's
+ * dash).
  */
 import { type CsvCell, csvFigure, formatCsvNumber, toCsv } from './csv';
 import { type CsvLanguage, csvLabel, csvWord, yearHeader } from './csvLabels';
 import { COMPARE_KEYS, COMPARE_ROWS, type CompareRecord, caseComparison } from './read/caseComparison';
+import { type ComparedSnapshot, snapshotCaseLabel, snapshotCompared } from './read/snapshotComparison';
 import { PLAN_YEARS } from './schema';
 import type { PlanWorkbook } from './workbook';
 
@@ -18,8 +21,10 @@ const WORDS = {
 } as const;
 
 /** Every compared figure of every case by plan year, with the differences from the base case. */
-export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en'): string {
+export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en', snapshot?: ComparedSnapshot): string {
   const { cases } = caseComparison(wb);
+  const frozen = snapshot ? snapshotCompared(wb, snapshot.workbook) : undefined;
+  const frozenName = snapshot ? snapshotCaseLabel(snapshot.name, lang) : '';
   const currency = wb.plan.currency;
   const years = Array.from({ length: PLAN_YEARS }, (_, i) => i + 1);
   const header = [
@@ -32,7 +37,11 @@ export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en'): strin
   const rows: CsvCell[][] = [header];
   for (const key of COMPARE_KEYS) {
     const row = COMPARE_ROWS[key];
-    const line = (caseName: string, kind: keyof typeof WORDS, of: (year: number) => CompareRecord | null) => {
+    const line = (
+      caseName: string,
+      kind: 'value' | 'difference' | 'difference_rate',
+      of: (year: number) => CompareRecord | null,
+    ) => {
       // A rate is a percentage whatever the figure is.
       const format = kind === 'difference_rate' ? 'difference_rate' : row;
       rows.push([
@@ -47,6 +56,11 @@ export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en'): strin
     for (const c of cases.slice(1)) {
       line(c.case_name, 'difference', (y) => c.years[y - 1]?.difference ?? null);
       line(c.case_name, 'difference_rate', (y) => c.years[y - 1]?.difference_rate ?? null);
+    }
+    if (frozen) {
+      line(frozenName, 'value', (y) => frozen.years[y - 1]?.values ?? null);
+      line(frozenName, 'difference', (y) => frozen.years[y - 1]?.difference ?? null);
+      line(frozenName, 'difference_rate', (y) => frozen.years[y - 1]?.difference_rate ?? null);
     }
   }
   return toCsv(rows);

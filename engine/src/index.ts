@@ -40,7 +40,7 @@ export type { ApplyResult, ReadModelName } from './patch';
 export { assumptions } from './read/assumptions';
 export { caseComparison } from './read/caseComparison';
 export { estimateMonths } from './read/monthly';
-export { snapshotCompared } from './read/snapshotComparison';
+export { type ComparedSnapshot, snapshotCompared } from './read/snapshotComparison';
 export { explainAgainstSnapshot } from './read/snapshotExplain';
 export {
   againstSnapshot,

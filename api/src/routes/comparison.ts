@@ -7,7 +7,7 @@ import { CSV_TYPE, sendDownload } from '../http/download';
 import { handle } from '../http/route';
 import type { PlanAccess } from '../services/access/access';
 import { compareAnswer, compareXlsx, revisePreviewAnswer } from '../services/workbooks/comparison';
-import { snapshotWorkbook } from '../services/workbooks/planOfRecord';
+import { comparedSnapshot, snapshotWorkbook } from '../services/workbooks/planOfRecord';
 import { compiledPlan, type ScreenContext } from '../services/workbooks/screens';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -41,17 +41,18 @@ export function comparisonRoutes(router: Router<AppState>, services: Services): 
 
   handle(router, services, 'compareCsv', async ({ ctx, access, input }) => {
     const s = screen(access);
+    const snapshot = await comparedSnapshot(s, input.snapshot_id);
     const { workbook } = await compiledPlan(s);
-    const body = comparisonCsv(workbook, csvLanguage(input.lang, ctx.get('Accept-Language')));
+    const body = comparisonCsv(workbook, csvLanguage(input.lang, ctx.get('Accept-Language')), snapshot);
     // plan_case_area_yyyyMMdd.csv, the cases named together.
     const name = csvFileName(access.plan.name, 'cases', 'compare', s.today);
     sendDownload(ctx, name, CSV_TYPE, body);
     return undefined;
   });
 
-  handle(router, services, 'compareXlsx', async ({ ctx, access }) => {
+  handle(router, services, 'compareXlsx', async ({ ctx, access, input }) => {
     const s = screen(access);
-    const { bytes } = await compareXlsx(s);
+    const { bytes } = await compareXlsx(s, await comparedSnapshot(s, input.snapshot_id));
     const name = csvFileName(access.plan.name, 'cases', 'compare', s.today).replace(/\.csv$/, '.xlsx');
     sendDownload(ctx, name, XLSX_TYPE, Buffer.from(bytes));
     return undefined;

@@ -232,6 +232,57 @@ describe('the annual P&L comparison against a snapshot', () => {
     expect((await compare(p.owner, p.planId)).body.data.snapshot).toBeUndefined();
   });
 
+  it('downloads the comparison with the snapshot as CSV and as XLSX, for whoever may read both', async () => {
+    const file = async (token: string, path: string, extra: Record<string, unknown> = {}) => {
+      const url = new URL(`/api/v1${path}`, api.url);
+      const lang = path.endsWith('/csv') ? { lang: 'en' } : {};
+      for (const [k, v] of Object.entries({ business_plan_id: p.planId, ...lang, ...extra })) {
+        url.searchParams.set(k, String(v));
+      }
+      const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'X-Requested-With': 'x' } });
+      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const csv = await file(p.owner, '/pl/compare/csv', { snapshot_id: p.snapshotId });
+    expect(csv.status).toBe(200);
+    const revenue = csv.bytes
+      .toString('utf8')
+      .split('\r\n')
+      .filter((l) => l.startsWith('revenue,'))
+      .map((l) => l.split(','));
+    // The live base case's Y1 revenue, 27,083,333 (50M); the snapshot's 54,166,667 (100M): +27,083,333, +100.0 %.
+    expect(revenue.map((r) => [r[2], r[3], r[4]])).toEqual([
+      ['Base case', 'value', '27083333'],
+      ['Board plan (snapshot)', 'value', '54166667'],
+      ['Board plan (snapshot)', 'difference', '27083333'],
+      ['Board plan (snapshot)', 'difference rate', '100.0%'],
+    ]);
+    const plain = await file(p.owner, '/pl/compare/csv');
+    expect(plain.bytes.toString('utf8')).not.toContain('(snapshot)');
+
+    const xlsx = await file(p.owner, '/pl/compare/xlsx', { snapshot_id: p.snapshotId });
+    expect(xlsx.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Comparison');
+    const rows: ExcelJS.Row[] = [];
+    sheet?.eachRow((row) => {
+      if (row.getCell(1).value === 'revenue' && row.getCell(3).value === 'Board plan (snapshot)') rows.push(row);
+    });
+    expect(rows.map((row) => row.getCell(4).value)).toEqual(['value', 'difference', 'difference_rate']);
+    expect(rows[0]?.getCell(5).value).toBeCloseTo((100_000_000 / 12) * 6.5, 2);
+    const difference = rows[1]?.getCell(5).value as ExcelJS.CellFormulaValue;
+    expect(difference.formula).toMatch(/^IF\(/);
+    expect(difference.result).toBeCloseTo((50_000_000 / 12) * 6.5, 2);
+
+    // The snapshot follows the monthly P&L role; another plan's is a 404.
+    expect((await file(p.viewer, '/pl/compare/csv', { snapshot_id: p.snapshotId })).status).toBe(200);
+    expect((await file(p.blind, '/pl/compare/csv', { snapshot_id: p.snapshotId })).status).toBe(403);
+    const other = await planAgainstBoard('annual-download-other');
+    expect((await file(p.owner, '/pl/compare/csv', { snapshot_id: other.snapshotId })).status).toBe(404);
+    expect((await file(p.owner, '/pl/compare/xlsx', { snapshot_id: other.snapshotId })).status).toBe(404);
+    expect((await file(p.owner, '/pl/compare/csv', { snapshot_id: 'x' })).status).toBe(400);
+  });
+
   it("follows the monthly P&L role and tier for the snapshot, and refuses another plan's snapshot", async () => {
     expect((await compare(p.viewer, p.planId, { snapshot_id: p.snapshotId })).status).toBe(200);
     // The member without the monthly P&L still compares the cases, but not with a snapshot.

@@ -18,6 +18,16 @@ import { forecastMonths } from './dashboard';
 import { snapshotCaseIndex } from './snapshotVariance';
 import type { WorkbookFigures } from './source';
 
+/** A snapshot set beside the cases: its name and its workbook, built by the same engine from its stored inputs. */
+export interface ComparedSnapshot {
+  name: string;
+  workbook: WorkbookFigures;
+}
+
+/** The case column of a snapshot's rows in the downloads: its name, said to be a snapshot (a case may share it). */
+export const snapshotCaseLabel = (name: string, lang: 'en' | 'ja'): string =>
+  lang === 'ja' ? `${name}（スナップショット）` : `${name} (snapshot)`;
+
 /**
  * The snapshot's case beside the live plan: its figures per plan year and their differences from the live base case
  * (`case_index` is its index within the snapshot).

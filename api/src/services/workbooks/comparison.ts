@@ -3,7 +3,7 @@
  * cached workbook, with each case's id beside its index. Every number is the engine's.
  */
 import { asOfMonth, badRequest } from '@topline/contract';
-import { caseComparison, EditError, revisionPreview } from '@topline/engine';
+import { type ComparedSnapshot, caseComparison, EditError, revisionPreview } from '@topline/engine';
 import { exportComparisonXlsx } from '@topline/engine/export';
 import { caseIndexOf, compiledPlan, type ScreenContext } from './screens';
 
@@ -14,10 +14,13 @@ export async function compareAnswer(ctx: ScreenContext) {
   return { cases: cases.map((c) => ({ ...c, case_id: compiled.caseIds[c.case_index] ?? 0 })) };
 }
 
-/** The plan's XLSX with the comparison sheet, and the case names for its file name. */
-export async function compareXlsx(ctx: ScreenContext): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
+/** The plan's XLSX with the comparison sheet (and a snapshot's rows), and the case names for its file name. */
+export async function compareXlsx(
+  ctx: ScreenContext,
+  snapshot?: ComparedSnapshot,
+): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
   const { workbook } = await compiledPlan(ctx);
-  const bytes = await exportComparisonXlsx(workbook, { planId: ctx.access.plan.id });
+  const bytes = await exportComparisonXlsx(workbook, { planId: ctx.access.plan.id }, snapshot);
   return { bytes, caseNames: workbook.plan.cases.map((c) => c.case_name) };
 }
 

@@ -5,7 +5,13 @@
  * asked of the database at every read.
  */
 import { asOfMonth, conflict, notFound } from '@topline/contract';
-import { type PlanOfRecord, PlanWorkbook, snapshotCaseIndex, snapshotMismatch } from '@topline/engine';
+import {
+  type ComparedSnapshot,
+  type PlanOfRecord,
+  PlanWorkbook,
+  snapshotCaseIndex,
+  snapshotMismatch,
+} from '@topline/engine';
 import type { Db } from '../../db';
 import { type PlanAccess, requireScope } from '../access/access';
 import { snapshotPlanFile } from '../history/snapshots';
@@ -44,6 +50,22 @@ export async function snapshotWorkbook(db: Db, access: PlanAccess, id: number, t
     kept.delete(old);
   }
   return workbook;
+}
+
+/**
+ * The snapshot a comparison download sets beside the cases, named as the plan's snapshot list names it; none without
+ * an id.
+ * @throws ApiError as `snapshotWorkbook`
+ */
+export async function comparedSnapshot(
+  ctx: { db: Db; access: PlanAccess; today: Date },
+  id: number | undefined,
+): Promise<ComparedSnapshot | undefined> {
+  if (id === undefined) return undefined;
+  const workbook = await snapshotWorkbook(ctx.db, ctx.access, id, ctx.today);
+  const row = await ctx.db('plan_snapshots').where({ plan_id: ctx.access.plan.id, id }).first('name');
+  if (!row) throw notFound('the snapshot');
+  return { name: String(row.name), workbook };
 }
 
 /**

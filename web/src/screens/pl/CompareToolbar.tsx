@@ -6,7 +6,10 @@ import { download } from '../../plan/answers';
 import { saveFile } from '../common/SpreadsheetDownloads';
 import { Tabs } from '../common/ui';
 import { SnapshotChoice } from './SnapshotChoice';
-/** The comparison's measure and its downloads: the CSV, and the XLSX whose differences are live formulas. */
+/**
+ * The comparison's measure, the snapshot set beside the cases, and the downloads of what it shows: the CSV, and the
+ * XLSX whose differences are live formulas.
+ */
 export function CompareToolbar({
   measure,
   onMeasure,
@@ -29,6 +32,11 @@ export function CompareToolbar({
 }) {
   const { t } = useTranslation();
   const today = yyyymmdd(new Date());
+  // The downloads hold what the screen shows: the snapshot set beside the cases, if it is still the plan's.
+  const query = {
+    business_plan_id: planId,
+    snapshot_id: snapshot !== null && snapshots?.some((s) => s.id === snapshot) ? snapshot : undefined,
+  };
   return (
     <div className="ws-toolbar">
       <Tabs
@@ -51,11 +59,7 @@ export function CompareToolbar({
           type="button"
           className="button button-small button-ghost"
           data-test="compare-csv"
-          onClick={() =>
-            void download('/pl/compare/csv', { business_plan_id: planId }, `${planName}_compare_${today}.csv`).catch(
-              onError,
-            )
-          }
+          onClick={() => void download('/pl/compare/csv', query, `${planName}_compare_${today}.csv`).catch(onError)}
         >
           {t('ws.compare.csv')}
         </button>
@@ -64,11 +68,7 @@ export function CompareToolbar({
           className="button button-small button-ghost"
           data-test="compare-xlsx"
           title={t('ws.compare.xlsxHint')}
-          onClick={() =>
-            void saveFile('/pl/compare/xlsx', { business_plan_id: planId }, `${planName}_compare_${today}.xlsx`).catch(
-              onError,
-            )
-          }
+          onClick={() => void saveFile('/pl/compare/xlsx', query, `${planName}_compare_${today}.xlsx`).catch(onError)}
         >
           {t('ws.compare.xlsx')}
         </button>
