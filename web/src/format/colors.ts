@@ -9,19 +9,6 @@ export function normalizeHex(value: string): string | null {
   return null;
 }
 
-/** Perceived brightness 0..255 of a hex colour (ITU-R BT.601 weights). */
-export function brightness(hex: string): number {
-  const normal = normalizeHex(hex) ?? '#000000';
-  const r = Number.parseInt(normal.slice(1, 3), 16);
-  const g = Number.parseInt(normal.slice(3, 5), 16);
-  const b = Number.parseInt(normal.slice(5, 7), 16);
-  return (r * 299 + g * 587 + b * 114) / 1000;
-}
-
-/** White text on a colour whose brightness is above the threshold 65 (the spec's rule), else dark text. */
-export const BRIGHTNESS_THRESHOLD = 65;
-export const textColorOn = (hex: string): string => (brightness(hex) > BRIGHTNESS_THRESHOLD ? '#ffffff' : '#1d1b29');
-
 /** The 2nd and 3rd colour sets derived from the first: each a lighter mix with white. */
 export function deriveColorSets(first: ColorSet): ColorSet[] {
   const mix = (hex: string, amount: number) => {

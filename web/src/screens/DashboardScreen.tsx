@@ -24,7 +24,7 @@ import {
 import { CasesCashRunway } from './pl/CasesCashRunway';
 import '../styles/screens/dashboard.css';
 
-const COLORS = { red: '#d1364b', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
+const COLORS = { red: '#b8283d', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
 
 /** A half-circle gauge of the MRR progress against the year's goal (the basic Plotly bundle has no indicator). */
 function Gauge({ percent }: { percent: number | null }) {

@@ -208,7 +208,7 @@ export default function ExpensesScreen() {
                   name: t('ws.cost.budgetMonthly'),
                   x: monthsLabels,
                   y: monthsLabels.map(() => (groupYear.budget === null ? null : groupYear.budget / 12 / 1000)),
-                  line: { color: '#d1364b', dash: 'dot' },
+                  line: { color: '#b8283d', dash: 'dot' },
                 },
               ]}
               layout={{ barmode: 'stack', yaxis: { title: { text: t('ws.common.thousands') } } }}
