@@ -312,4 +312,44 @@ describe('explain in headless Chromium', () => {
     expect((await numberOf(input('mrr').nth(0))) - (await numberOf(input('mrr').nth(1)))).toBeCloseTo(difference, 6);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  // Last: it saves an actual into the plan the other tests read.
+  it('explains a figure typed and not saved yet as the grid shows it, and as saved after Save', async () => {
+    await page.goto(`/business-plans/${planId}/monthly_pl`);
+    await cell('sm', 'M4').waitFor();
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('[data-test="edit-M4"]').waitFor();
+    // A cost of 4,321 typed into month 4 (shown negative), not saved: the panel explains it from the browser's
+    // workbook, as the grid shows it, and says so; the saved plan's S&M of month 4 is its forecast, not 4,321.
+    await cell('sm', 'M4').click();
+    await page.keyboard.type('-');
+    await page.locator('.ag-cell-inline-editing input').first().waitFor();
+    await page.keyboard.type('4,321');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-test="save-M4"]').waitFor();
+    await expect.poll(async () => (await cell('sm', 'M4').textContent())?.trim()).toBe('-4,321');
+    // A key typed on a cell of a month in edit mode goes into the cell: its info control explains it.
+    await cell('sm', 'M4').click();
+    await page.locator('[data-test="cell-explain"]').click();
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
+    await expect.poll(() => numberOf(panel().locator('[data-test="explain-value"]'))).toBe(4321);
+    expect(await panel().locator('[data-test="explain-unsaved"]').textContent()).toBe(
+      'Includes the values typed and not saved yet.',
+    );
+    // An entered actual is its own formula.
+    expect(await panel().locator('[data-test="explain-formula"]').textContent()).toBe('Sales & marketing = 4321');
+    // Saved: the API explains the saved plan, which now holds the same figure.
+    const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
+    await page.locator('[data-test="save-M4"]').click();
+    await saved;
+    await page.locator('[data-test="control-M4"] .ws-status.act').waitFor();
+    await expect.poll(() => panel().locator('[data-test="explain-unsaved"]').count()).toBe(0);
+    await cell('sm', 'M4').click();
+    await page.keyboard.press('?');
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('Sales & marketing');
+    await expect.poll(() => numberOf(panel().locator('[data-test="explain-value"]'))).toBe(4321);
+    expect(await panel().locator('[data-test="explain-unsaved"]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

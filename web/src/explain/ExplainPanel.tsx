@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { api } from '../api/client';
 import { formatNumber, formatPercent } from '../format/numbers';
 import { currentLanguage } from '../i18n';
+import { localExplanation } from './ExplainContext';
 import type { ExplainTarget } from './target';
 import './explain.css';
 
@@ -73,6 +74,8 @@ export function ExplainPanel({
   const { t, i18n } = useTranslation();
   const lang = currentLanguage(i18n.language);
   const [answer, setAnswer] = useState<ExplainAnswer | null>(null);
+  /** The answer is the browser's, with values typed and not saved yet. */
+  const [unsaved, setUnsaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const returnTo = useRef<Element | null>(null);
@@ -95,8 +98,14 @@ export function ExplainPanel({
 
   useEffect(() => {
     let live = true;
-    setAnswer(null);
     setError(null);
+    const here = localExplanation(target, lang);
+    setUnsaved(here !== null);
+    setAnswer(here);
+    if (here) {
+      if (focusOnLoad.current) heading.current?.focus();
+      return;
+    }
     const query = {
       business_plan_id: planId,
       year: target.year,
@@ -188,6 +197,11 @@ export function ExplainPanel({
           {answer.shown !== undefined && (
             <p className="explain-rounding" data-test="explain-rounding">
               {t('explain.rounding', { value: formatExplained(target.key, answer.value, target.view) })}
+            </p>
+          )}
+          {unsaved && (
+            <p className="explain-rounding" data-test="explain-unsaved">
+              {t('explain.unsaved')}
             </p>
           )}
           <p className="explain-formula" data-test="explain-formula">

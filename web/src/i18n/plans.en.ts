@@ -40,6 +40,7 @@ const plans = {
     noAccess: 'You do not have access to the area of this figure.',
     failed: 'The explanation could not be loaded.',
     editAt: 'Edit on {{place}}',
+    unsaved: 'Includes the values typed and not saved yet.',
     rounding:
       'Shown as a whole number; {{value}} before rounding. Counts are rounded so that the months add up to their quarter and year.',
     sources: {

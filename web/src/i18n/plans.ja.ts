@@ -42,6 +42,7 @@ const plans: Pick<Messages, 'wizard' | 'explain' | 'snapshots' | 'history'> = {
     noAccess: 'この数値の領域を閲覧する権限がありません。',
     failed: '根拠を読み込めませんでした。',
     editAt: '{{place}}で編集',
+    unsaved: '入力済みで未保存の値を含みます。',
     rounding:
       '整数で表示しています（端数処理前は {{value}}）。件数は、各月の合計が四半期と年の値に一致するように丸めています。',
     sources: {

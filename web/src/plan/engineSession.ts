@@ -4,7 +4,7 @@
  * dynamic import, so it stays out of the shell's bundle.
  */
 import { asOfMonth } from '@topline/contract';
-import type { PlanEdit, PlanWorkbook } from '@topline/engine';
+import type { ExplainRequest, Explanation, PlanEdit, PlanWorkbook } from '@topline/engine';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/client';
 
@@ -14,6 +14,8 @@ export interface EngineSession {
   workbook: PlanWorkbook;
   /** The database id of each case, by workbook case index (what the contract's edit functions take). */
   caseIds: number[];
+  /** The engine's explanation of a figure as the workbook stands, unsaved edits included (what `GET /explain` says). */
+  explain: (request: ExplainRequest) => Explanation;
 }
 
 const sessions = new Map<string, Promise<EngineSession | null>>();
@@ -25,11 +27,11 @@ async function load(planId: string, previous: EngineSession | null): Promise<Eng
     const { plan, version, case_ids } = answer.data;
     if (previous && previous.version === version) return previous;
     // A forced rebuild (after a refused save) drops the local edits of the previous workbook.
-    const { PlanWorkbook } = await import('@topline/engine');
+    const { PlanWorkbook, explain } = await import('@topline/engine');
     // The API reads plans at the same (UTC) month, so both sides agree on ACT months and runway.
     const workbook = PlanWorkbook.build(plan, { asOf: asOfMonth(new Date()) });
     previous?.workbook.destroy();
-    return { planId, version, workbook, caseIds: case_ids };
+    return { planId, version, workbook, caseIds: case_ids, explain: (request) => explain(workbook, request) };
   } catch {
     // Without the plan file (a member who may not see every area) the screens show the API's answers only.
     return previous;

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ExplainSnapshot } from '../explain/CellExplain';
+import { useLocalExplain } from '../explain/useLocalExplain';
 import { useCellMessages } from '../grid/CellMessages';
 import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
@@ -82,7 +83,7 @@ export default function MonthlyPlScreen() {
       }),
     [],
   );
-  const { columns, editing, actions, reset, revise, saveComment, enteredAt } = useMonthlyEdits({
+  const { columns, editing, actions, reset, revise, saveComment, enteredAt, unsaved } = useMonthlyEdits({
     planId,
     caseId,
     year,
@@ -98,6 +99,9 @@ export default function MonthlyPlScreen() {
     fieldError: cellMessages.show,
     clearColumn: cellMessages.clearColumn,
   });
+
+  // While the grid shows values not saved yet, the explain panel reads them from the browser's workbook.
+  useLocalExplain(unsaved, engine, plan);
 
   // A change of year, view or case leaves edit mode without saving.
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers

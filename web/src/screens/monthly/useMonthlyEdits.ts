@@ -338,5 +338,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
     [columns, caseId, planId, year, view, engine, reload, saved],
   );
 
-  return { columns, editing, actions, reset, revise, saveComment, enteredAt };
+  /** The grid shows the browser's recomputation (values typed, or a change not answered yet), not the saved answer. */
+  const unsaved = local !== null;
+  return { columns, editing, actions, reset, revise, saveComment, enteredAt, unsaved };
 }
