@@ -78,6 +78,15 @@ const activeTest = () => page.evaluate(() => document.activeElement?.getAttribut
 const serious = async (on: Page) =>
   (await accessibilityViolations(on)).filter((v) => v.includes('(serious)') || v.includes('(critical)'));
 
+/** Month 1 of year 1 with actuals (ACT), a cost among them: 5 new customers and S&M of 1,000. */
+async function actMonthOne() {
+  const saved = await stack.api.call('POST', '/pl/monthly/edit', {
+    token: owner.token,
+    body: { business_plan_id: planId, year: 1, month: 1, order: 5, sm: 1000 },
+  });
+  expect(saved.status).toBe(200);
+}
+
 describe('the grids, by keyboard and assistive technology, as a finance grid', () => {
   it('leads to the grid with a skip link; rows and columns are named; figures tabular, in the plan currency', async () => {
     await open(page, 'monthly_pl', 'monthly-grid');
@@ -137,6 +146,11 @@ describe('the grids, by keyboard and assistive technology, as a finance grid', (
     expect((await page.locator('[data-test="pl-table"] .ag-header-cell').first().textContent())?.trim()).toBe(
       'Amounts in ¥',
     );
+    // Its skip link leads into its table as well (`?` there: explain.test.ts).
+    await page.keyboard.press('Tab');
+    expect(await activeTest()).toBe('skip-to-grid');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('[data-test="pl-table"] .ag-cell') !== null);
     await page.locator('[data-test="pl-chart"] .ytick text').first().waitFor();
     const ticks = await page.locator('[data-test="pl-chart"] .ytick text').allTextContents();
     expect(ticks.every((tick) => tick.startsWith('¥'))).toBe(true);
@@ -196,6 +210,8 @@ describe('the grids, by keyboard and assistive technology, as a finance grid', (
   it('finds no serious or critical axe-core violation on the grid screens and the dashboard, in both languages', async () => {
     const ja = await newPage(stack, { locale: 'ja-JP' });
     await signIn(ja.page, owner.token);
+    // Month 1 with actuals: its ACT column's tint under red negative figures (a cost), checked for contrast too.
+    await actMonthOne();
     try {
       for (const on of [page, ja.page]) {
         for (const { path, screen, grid } of SCREENS) {
@@ -213,7 +229,7 @@ describe('the grids, by keyboard and assistive technology, as a finance grid', (
     }
   }, 240_000);
 
-  it('fits a 375 px phone: the label column a third at most, Save and Cancel whole, nothing scrolls sideways', async () => {
+  it('fits a 375 px phone: the label column a third at most, Save, Cancel and Reverse whole, nothing scrolls sideways', async () => {
     const phone = await newPage(stack, { locale: 'en-US', width: 375, height: 740 });
     await signIn(phone.page, owner.token);
     const on = phone.page;
@@ -233,11 +249,15 @@ describe('the grids, by keyboard and assistive technology, as a finance grid', (
           expect(label?.width ?? 999).toBeLessThanOrEqual(375 / 3);
         }
       }
+      // Month 1 with actuals (ACT): in edit mode its cell holds Reverse beside Save and Cancel.
+      await actMonthOne();
       await open(on, 'monthly_pl', 'monthly-grid');
       await on.getByRole('tab', { name: 'Enter actuals' }).click();
+      await on.locator('[data-test="control-M1"] .ws-status.act').waitFor();
       await on.locator('[data-test="edit-M1"]').click();
+      await on.locator('[data-test="reverse-M1"]').waitFor();
       const control = await on.locator('.ag-row[row-id="control"] .ag-cell[col-id="M1"]').boundingBox();
-      for (const button of ['save-M1', 'cancel-M1']) {
+      for (const button of ['save-M1', 'cancel-M1', 'reverse-M1']) {
         const box = await on.locator(`[data-test="${button}"]`).boundingBox();
         if (!box || !control) throw new Error(`${button} is not shown`);
         // Within the viewport and within its cell: nothing of it is cut off.

@@ -1,6 +1,6 @@
 import type { DashboardSeries } from '@topline/engine';
 import type { DashboardColumn } from '@topline/engine/shapes';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../charts/Chart';
 import { dashboardFigureTarget, dashboardScalarTarget, dashboardTarget, explainFigure } from '../explain/figureExplain';
@@ -23,6 +23,14 @@ import {
 } from './dashboard/metrics';
 import { CasesCashRunway } from './pl/CasesCashRunway';
 import '../styles/screens/dashboard.css';
+
+/** A metric card's figures beside its latest value: the fiscal year achieved (a share) and the averages. */
+const AVERAGES = [
+  { label: 'ws.dashboard.fiscalYear', test: 'fiscal-year', column: 'fiscal_year_achieved', percent: true },
+  { label: 'ws.dashboard.ave3', test: 'ave-3', column: 'ave_three_monthes', percent: false },
+  { label: 'ws.dashboard.ave6', test: 'ave-6', column: 'ave_six_monthes', percent: false },
+  { label: 'ws.dashboard.ave12', test: 'ave-12', column: 'ave_twelve_monthes', percent: false },
+] as const;
 
 const COLORS = { red: '#b8283d', orange: '#f08a24', teal: '#1fa39a', none: '#6b6880' } as const;
 
@@ -260,39 +268,22 @@ export default function DashboardScreen() {
                   >
                     {formatMetric(name, series.latest_value)}
                   </strong>
+                  {/* Each figure opens its explanation: a control inside its dd, which keeps its own role. */}
                   <dl className="ws-averages">
-                    <dt>{t('ws.dashboard.fiscalYear')}</dt>
-                    <dd
-                      data-test="fiscal-year"
-                      {...explainFigure(figure(name, 'fiscal_year_achieved'), '')}
-                      {...dash(`metrics.${name}.fiscal_year_achieved`)}
-                    >
-                      {formatPercent(series.fiscal_year_achieved) || '-'}
-                    </dd>
-                    <dt>{t('ws.dashboard.ave3')}</dt>
-                    <dd
-                      data-test="ave-3"
-                      {...explainFigure(figure(name, 'ave_three_monthes'), '')}
-                      {...dash(`metrics.${name}.ave_three_monthes`)}
-                    >
-                      {formatMetric(name, series.ave_three_monthes)}
-                    </dd>
-                    <dt>{t('ws.dashboard.ave6')}</dt>
-                    <dd
-                      data-test="ave-6"
-                      {...explainFigure(figure(name, 'ave_six_monthes'), '')}
-                      {...dash(`metrics.${name}.ave_six_monthes`)}
-                    >
-                      {formatMetric(name, series.ave_six_monthes)}
-                    </dd>
-                    <dt>{t('ws.dashboard.ave12')}</dt>
-                    <dd
-                      data-test="ave-12"
-                      {...explainFigure(figure(name, 'ave_twelve_monthes'), '')}
-                      {...dash(`metrics.${name}.ave_twelve_monthes`)}
-                    >
-                      {formatMetric(name, series.ave_twelve_monthes)}
-                    </dd>
+                    {AVERAGES.map(({ label, test, column, percent }) => (
+                      <Fragment key={column}>
+                        <dt>{t(label)}</dt>
+                        <dd>
+                          <span
+                            data-test={test}
+                            {...explainFigure(figure(name, column), '')}
+                            {...dash(`metrics.${name}.${column}`)}
+                          >
+                            {percent ? formatPercent(series[column]) || '-' : formatMetric(name, series[column])}
+                          </span>
+                        </dd>
+                      </Fragment>
+                    ))}
                   </dl>
                 </>
               )}
