@@ -58,8 +58,13 @@ const message = (grid: string, rowId: string, colId: string) =>
 
 describe('typed numbers', () => {
   it('refuses -20, 1e20 and ten in the COGS rate with a message at the cell, and stores 25.5 as typed', async () => {
+    const readsAtStart = planFileReads;
     await page.goto(`/business-plans/${planId}/pl`);
     await page.locator('[data-test="pl-table"] .ag-row[row-id="cogs_rate"]').waitFor();
+    // The browser's workbook is not built for the screen's first paint: the plan file is read once the user reaches
+    // into the screen (a click on a cell here).
+    await page.waitForLoadState('networkidle');
+    expect(planFileReads).toBe(readsAtStart);
     const before = await cellText(page, 'pl-table', 'cogs_rate', 'c0');
     expect(before).toBe('30.0%');
     const cases: [string, string][] = [
@@ -70,6 +75,7 @@ describe('typed numbers', () => {
     for (const [typed, why] of cases) {
       writes.length = 0;
       await enterCell(page, 'pl-table', 'cogs_rate', 'c0', typed);
+      await expect.poll(() => planFileReads).toBe(readsAtStart + 1);
       const shown = message('pl-table', 'cogs_rate', 'c0');
       await shown.waitFor();
       // The reason, and what the cell takes with its bounds.

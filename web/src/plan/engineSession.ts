@@ -2,6 +2,10 @@
  * The planning engine in the browser: the plan file read from the API, built into a workbook once per plan version,
  * so an edit recomputes on screen at once while the API saves it. The engine (and HyperFormula) is loaded through a
  * dynamic import, so it stays out of the shell's bundle.
+ *
+ * Building the workbook holds the page's thread for a while, so it is built only once wanted (`wantEngine`: the user
+ * reached into a screen they may edit, or a view that reads the plan file), never on the way to a screen's first
+ * paint; until then the screens show the API's answers, and an edit is saved and answered as without the engine.
  */
 import { asOfMonth } from '@topline/contract';
 import type { ExplainRequest, Explanation, PlanEdit, PlanWorkbook } from '@topline/engine';
@@ -38,22 +42,28 @@ async function load(planId: string, previous: EngineSession | null): Promise<Eng
   }
 }
 
-function session(planId: string): Promise<EngineSession | null> {
-  let entry = sessions.get(planId);
-  if (!entry) {
-    entry = load(planId, null);
-    sessions.set(planId, entry);
-  }
-  return entry;
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+
+/** Starts building the plan's workbook, once: the screens that show the plan get it when it is there. */
+export function wantEngine(planId: string | number): void {
+  const id = String(planId);
+  if (sessions.has(id)) return;
+  const entry = load(id, null);
+  sessions.set(id, entry);
+  void entry.then(notify);
 }
 
-/** Reads the plan file again after a save and rebuilds when its version moved. */
+/** Reads the plan file again after a save and rebuilds when its version moved (nothing while none is wanted). */
 export async function resyncEngine(planId: string, force = false): Promise<void> {
-  const previous = await session(planId);
+  const current = sessions.get(planId);
+  if (!current) return;
+  const previous = await current;
   const next = load(planId, force ? null : previous);
   sessions.set(planId, next);
   await next;
-  for (const listener of listeners) listener();
+  notify();
 }
 
 /**
@@ -63,7 +73,9 @@ export async function resyncEngine(planId: string, force = false): Promise<void>
  * the edits were not applied here) the plan file is read again.
  */
 export async function followSave(planId: string, version: number | undefined, applied: boolean): Promise<void> {
-  const current = await session(planId);
+  const entry = sessions.get(planId);
+  if (!entry) return;
+  const current = await entry;
   if (applied && current && version !== undefined && version === current.version + 1) {
     current.version = version;
     return;
@@ -88,11 +100,14 @@ export function applyLocal(engine: EngineSession | null, edits: PlanEdit | PlanE
   }
 }
 
+/** The plan's workbook once it is wanted (`wantEngine`) and built; null until then. */
 export function useEngine(planId: string | number): EngineSession | null {
   const id = String(planId);
   const [engine, setEngine] = useState<EngineSession | null>(null);
   const refresh = useCallback(() => {
-    void session(id).then(setEngine);
+    const entry = sessions.get(id);
+    if (entry) void entry.then(setEngine);
+    else setEngine(null);
   }, [id]);
   useEffect(() => {
     refresh();

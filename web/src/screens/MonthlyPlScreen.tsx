@@ -9,7 +9,7 @@ import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
 import { useRetrieve } from '../plan/answers';
 import { useCurrentCase } from '../plan/currentCase';
-import { resyncEngine, useEngine } from '../plan/engineSession';
+import { resyncEngine, useEngine, wantEngine } from '../plan/engineSession';
 import { useShell } from '../shell/ShellContext';
 import { SpreadsheetButton } from '../spreadsheet/SpreadsheetModal';
 import { CaseSelect } from './common/CaseSelect';
@@ -47,6 +47,10 @@ export default function MonthlyPlScreen() {
   // Without a case list the API answers the first case.
   const caseId = current?.case_id ?? monthly.data?.case_id;
   const engine = useEngine(planId);
+  // The actual view marks what was entered and what is the forecast, from the plan file the workbook holds.
+  useEffect(() => {
+    if (view === 'actual') wantEngine(planId);
+  }, [view, planId]);
   const [variance, setVariance] = useState<'rate' | 'value'>('rate');
   const [display, setDisplay] = useState<Display>({ months: true, quarters: false, cy: true });
   const [collapsed, setCollapsed] = useState<ReadonlySet<Section>>(new Set());
@@ -148,7 +152,7 @@ export default function MonthlyPlScreen() {
 
   if (caseId === undefined) return <section className="ws-screen" data-screen="monthly_pl" />;
   return (
-    <section className="ws-screen" data-screen="monthly_pl">
+    <section className="ws-screen" data-screen="monthly_pl" data-engine={engine ? 'ready' : 'waiting'}>
       <ViewOnlyNote show={!editMonthly && !editActuals} />
       <div className="ws-toolbar">
         <CaseSelect cases={cases} current={caseId} onChange={choose} />

@@ -1,9 +1,10 @@
-import type { ScreenKey } from '@topline/contract';
+import { AREAS, type ScreenKey } from '@topline/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ExplainHost } from '../explain/ExplainContext';
-import { resyncEngine } from '../plan/engineSession';
+import { canEdit } from '../plan/access';
+import { resyncEngine, wantEngine } from '../plan/engineSession';
 import { useSession } from '../session';
 import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
@@ -103,6 +104,13 @@ export default function PlanShell() {
     );
   }, [loading, plan]);
 
+  // The browser's workbook is built once the user reaches into a screen of a plan they may edit: a pointer, a key or
+  // the focus in the content (engineSession.ts); a plan they only view never needs it for an edit.
+  const editsAny = plan ? AREAS.some((area) => canEdit(plan, area)) : false;
+  const reachIn = useCallback(() => {
+    if (editsAny) wantEngine(planId);
+  }, [editsAny, planId]);
+
   const view = useMemo<ShellView | null>(
     () => (plan ? { plan, year, setYear, setLoading, openSettings, planChanged } : null),
     [plan, year, openSettings, planChanged],
@@ -158,7 +166,14 @@ export default function PlanShell() {
               <YearSwitcher year={year} startYear={plan.start_year} startMonth={plan.start_month} onChange={setYear} />
             )}
           </header>
-          <main className="shell-content" id="content" tabIndex={-1}>
+          <main
+            className="shell-content"
+            id="content"
+            tabIndex={-1}
+            onPointerDown={reachIn}
+            onKeyDown={reachIn}
+            onFocus={reachIn}
+          >
             {locked ? (
               <UpgradePlaceholder />
             ) : !allowed ? (

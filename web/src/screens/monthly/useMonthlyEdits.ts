@@ -15,7 +15,7 @@ import {
 } from '@topline/contract';
 import type { GridColumn, ViewName } from '@topline/engine';
 import { calendarOf, isoMonth } from '@topline/engine/calendar';
-import { type RefObject, startTransition, useCallback, useMemo, useRef, useState } from 'react';
+import { type RefObject, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, fieldErrorsOf } from '../../api/client';
 import { applyLocal, caseIndexIn, type EngineSession, followSave, resyncEngine } from '../../plan/engineSession';
 import type { GridActions } from './gridCells';
@@ -65,10 +65,13 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
   const pending = useRef(new Map<number, Values>());
   /** The columns some of whose typed values the browser's workbook could not take: their save reads the plan file. */
   const unapplied = useRef(new Set<number>());
+  /** The columns typed into before the workbook was there (it is built on demand): applied once it comes. */
+  const awaiting = useRef(new Set<number>());
   const columns = local ?? serverColumns;
   const stopEditing = useCallback((index: number) => {
     pending.current.delete(index);
     unapplied.current.delete(index);
+    awaiting.current.delete(index);
     setEditing((prev) => new Set([...prev].filter((i) => i !== index)));
   }, []);
 
@@ -76,6 +79,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
   const reset = useCallback(() => {
     pending.current.clear();
     unapplied.current.clear();
+    awaiting.current.clear();
     setEditing(new Set());
     setLocal(null);
   }, [setLocal]);
@@ -211,6 +215,28 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
   const latest = useRef({ recompute, recomputeValues, reload, saveColumn, requestsOf, input });
   latest.current = { recompute, recomputeValues, reload, saveColumn, requestsOf, input };
 
+  // The workbook came after values were typed (it is built on demand): they go into it now, as typing would have put
+  // them, and the grid shows them recomputed; the save then follows the workbook rather than reading the plan file.
+  useEffect(() => {
+    const { columns, caseId, view, template } = state.current;
+    if (!engine || caseId === undefined || awaiting.current.size === 0) return;
+    let all = true;
+    for (const index of awaiting.current) {
+      const t = columns[index]?.t;
+      const values = pending.current.get(index);
+      if (!t || !values) continue;
+      const { cash, actuals } = latest.current.requestsOf(t, caseId, values);
+      const edits =
+        view === 'estimate'
+          ? cashflowEdits(cash, engine.caseIds)
+          : actualsEdits(actuals, template, engine.caseIds, engine.caseIds);
+      if (applyLocal(engine, edits)) unapplied.current.delete(index);
+      else all = false;
+    }
+    awaiting.current.clear();
+    if (all) latest.current.recomputeValues();
+  }, [engine]);
+
   const actions = useMemo<GridActions>(
     () => ({
       startEdit: (index) => setEditing((prev) => new Set([...prev, index])),
@@ -270,6 +296,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
                 : actualsEdits(actuals, template, engine.caseIds, engine.caseIds);
             applied = applyLocal(engine, edits);
           }
+          if (!engine) awaiting.current.add(index);
           if (!applied) {
             unapplied.current.add(index);
             allApplied = false;
