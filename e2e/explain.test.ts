@@ -2,7 +2,7 @@ import { explain } from '@topline/engine';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, screenshot, startStack } from './browser';
-import { engineOf, ownerWithPlan } from './screensHelpers';
+import { engineOf, gridCell, ownerWithPlan } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -27,8 +27,7 @@ afterAll(async () => {
 const panel = () => page.locator('[data-test="explain-panel"]');
 const input = (key: string) => panel().locator(`[data-test="explain-input"][data-key="${key}"]`);
 const numberOf = async (locator: ReturnType<Page['locator']>) => Number(await locator.getAttribute('data-value'));
-const cell = (rowId: string, colId: string) =>
-  page.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+const cell = (rowId: string, colId: string) => gridCell(page, 'monthly-grid', rowId, colId);
 
 describe('explain in headless Chromium', () => {
   it('explains a monthly revenue cell down to an assumption and where it is edited', async () => {

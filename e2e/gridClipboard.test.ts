@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '../web/src/format/numbers';
 import { newPage, type Stack, screenshot, startStack } from './browser';
-import { engineOf, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
+import { engineOf, focusGridCell, gridCell, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -40,18 +40,8 @@ async function storedActuals(): Promise<Record<string, Record<string, number | s
   return answer.body.data.plan.cases[0].actuals;
 }
 
-const cell = (p: Page, rowId: string, colId: string) =>
-  p.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
-
-async function focusCell(p: Page, rowId: string, colId: string) {
-  await cell(p, rowId, colId).focus();
-  await p.waitForFunction(
-    ([r, c]) =>
-      document.activeElement?.closest('.ag-row')?.getAttribute('row-id') === r &&
-      document.activeElement?.getAttribute('col-id') === c,
-    [rowId, colId],
-  );
-}
+const cell = (p: Page, rowId: string, colId: string) => gridCell(p, 'monthly-grid', rowId, colId);
+const focusCell = (p: Page, rowId: string, colId: string) => focusGridCell(p, 'monthly-grid', rowId, colId);
 
 /** Dispatches a clipboard event on the focused cell with a DataTransfer holding `data`; answers what it holds after. */
 function clipboardEvent(p: Page, type: 'paste' | 'copy', data: Record<string, string> = {}) {

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '../web/src/format/numbers';
 import { type Stack, screenshot, startStack } from './browser';
-import { cellText, engineOf, ownerWithPlan, waitForCell } from './screensHelpers';
+import { cellText, engineOf, focusGridCell, gridCell, ownerWithPlan, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -46,19 +46,10 @@ async function storedCase(): Promise<{
 /** The stored actuals of case 1, by plan month. */
 const storedActuals = async () => (await storedCase()).actuals;
 
-const cell = (rowId: string, colId: string) =>
-  page.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+const cell = (rowId: string, colId: string) => gridCell(page, 'monthly-grid', rowId, colId);
 
-/** Puts the keyboard on a cell (the grid's focus, as a click would, without a click's explanation). */
-async function focusCell(rowId: string, colId: string) {
-  await cell(rowId, colId).focus();
-  await page.waitForFunction(
-    ([r, c]) =>
-      document.activeElement?.closest('.ag-row')?.getAttribute('row-id') === r &&
-      document.activeElement?.getAttribute('col-id') === c,
-    [rowId, colId],
-  );
-}
+/** Puts the keyboard on a cell of the monthly grid. */
+const focusCell = (rowId: string, colId: string) => focusGridCell(page, 'monthly-grid', rowId, colId);
 
 /** The row and column of the focused cell. */
 /**
@@ -312,8 +303,7 @@ describe('the monthly grid by keyboard', () => {
 
   it('works the same in an editable year table: type, paste (refused whole or one edit), undo', async () => {
     await page.goto(`/business-plans/${planId}/pl`);
-    const yearCell = (rowId: string, colId: string) =>
-      page.locator(`[data-test="pl-table"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+    const yearCell = (rowId: string, colId: string) => gridCell(page, 'pl-table', rowId, colId);
     await yearCell('cogs_rate', 'c0').waitFor();
     expect(((await yearCell('cogs_rate', 'c0').textContent()) ?? '').trim()).toBe('30.0%');
     const answered = () => page.waitForResponse((r) => r.url().includes('/case/edit') && r.status() === 200);

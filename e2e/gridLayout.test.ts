@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '../web/src/format/numbers';
 import { accessibilityViolations } from './axe';
 import { newPage, type Stack, screenshot, startStack } from './browser';
-import { engineOf, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
+import { engineOf, focusGridCell, gridCell, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -57,18 +57,10 @@ async function open(on: Page, path: string, grid: string | null) {
 
 const gridSelector = (grid: string) => (grid === 'data-grid' ? 'main .data-grid' : `[data-test="${grid}"]`);
 
-const cell = (rowId: string, colId: string) =>
-  page.locator(`[data-test="monthly-grid"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+const cell = (rowId: string, colId: string) => gridCell(page, 'monthly-grid', rowId, colId);
 
-async function focusCell(rowId: string, colId: string) {
-  await cell(rowId, colId).focus();
-  await page.waitForFunction(
-    ([r, c]) =>
-      document.activeElement?.closest('.ag-row')?.getAttribute('row-id') === r &&
-      document.activeElement?.getAttribute('col-id') === c,
-    [rowId, colId],
-  );
-}
+/** Puts the keyboard on a cell of the monthly grid. */
+const focusCell = (rowId: string, colId: string) => focusGridCell(page, 'monthly-grid', rowId, colId);
 
 const focused = () => page.evaluate(() => document.activeElement?.closest('.ag-row')?.getAttribute('row-id'));
 

@@ -51,16 +51,35 @@ export async function engineOf(stack: Stack, token: string, planId: number): Pro
   return PlanWorkbook.build(answer.body.data.plan, { asOf: asOfMonth(new Date()) });
 }
 
+/** The selector of one AG Grid cell of a screen's grid (`monthly-grid`, `pl-table`...), by row id and column id. */
+const cellSelector = (grid: string, rowId: string, colId: string) =>
+  `[data-test="${grid}"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`;
+
+/** One AG Grid cell, by row id and column id. */
+export const gridCell = (page: Page, grid: string, rowId: string, colId: string) =>
+  page.locator(cellSelector(grid, rowId, colId)).first();
+
+/** Puts the keyboard on a grid cell (the grid's focus, as a click would, without a click's explanation). */
+export async function focusGridCell(page: Page, grid: string, rowId: string, colId: string): Promise<void> {
+  await gridCell(page, grid, rowId, colId).focus();
+  await page.waitForFunction(
+    ([r, c]) =>
+      document.activeElement?.closest('.ag-row')?.getAttribute('row-id') === r &&
+      document.activeElement?.getAttribute('col-id') === c,
+    [rowId, colId],
+  );
+}
+
 /** The text of one AG Grid cell, by row id and column id. */
 export async function cellText(page: Page, grid: string, rowId: string, colId: string): Promise<string> {
-  const cell = page.locator(`[data-test="${grid}"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`).first();
+  const cell = gridCell(page, grid, rowId, colId);
   await cell.waitFor();
   return ((await cell.textContent()) ?? '').trim();
 }
 
 /** Types into an editable AG Grid cell and commits with Enter. */
 export async function enterCell(page: Page, grid: string, rowId: string, colId: string, value: string) {
-  const cell = page.locator(`[data-test="${grid}"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`);
+  const cell = page.locator(cellSelector(grid, rowId, colId));
   await cell.click();
   const input = cell.locator('input');
   await input.waitFor();
@@ -70,7 +89,7 @@ export async function enterCell(page: Page, grid: string, rowId: string, colId: 
 
 /** Waits until a cell shows the expected text. */
 export async function waitForCell(page: Page, grid: string, rowId: string, colId: string, expected: string) {
-  const selector = `[data-test="${grid}"] .ag-row[row-id="${rowId}"] .ag-cell[col-id="${colId}"]`;
+  const selector = cellSelector(grid, rowId, colId);
   await page.waitForFunction(
     ([sel, text]) => (document.querySelector(sel ?? '')?.textContent ?? '').trim() === text,
     [selector, expected],

@@ -7,39 +7,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { AREAS } from '@topline/contract';
 import { DASHBOARD_COLUMNS, DASHBOARD_METRICS, DASHBOARD_SCALARS } from '@topline/engine/shapes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planForm, startTestApi, type TestApi } from '../testing/harness';
+import { type ExplainedInput, type ExplainPlan, explainPlan } from '../testing/explainPlan';
 
-let api: TestApi;
+let api: ExplainPlan['api'];
 let owner: string;
 let planId: number;
 let caseId: number;
+let explain: ExplainPlan['explain'];
 
-// Start 2026-04; target ARR 100,000,000 JPY in 12 months, ARPA 50,000 (planForm's defaults).
-const today = new Date('2026-06-15T09:00:00Z');
-
+// Start 2026-04; target ARR 100,000,000 JPY in 12 months, ARPA 50,000 (planForm's defaults); today 2026-06-15.
 beforeAll(async () => {
-  api = await startTestApi({ now: () => today });
-  ({ token: owner } = await api.user('explain-owner@example.com', 'team'));
-  const created = await api.call('POST', '/business-plan/create', { token: owner, form: planForm() });
-  planId = created.body.data.business_plan_id;
-  caseId = (await api.db('cases').where({ plan_id: planId }).first()).id;
+  ({ api, owner, planId, caseId, explain } = await explainPlan());
 });
 afterAll(async () => {
   await api.close();
 });
 
-const explain = (query: Record<string, string | number>, token = owner) =>
-  api.call('GET', '/explain', { token, query: { business_plan_id: planId, ...query } });
-
-interface Input {
-  label: string;
-  key: string;
-  year: number | null;
-  period: string | null;
-  value: number | null;
-  source: string;
-  explainable: boolean;
-}
+type Input = ExplainedInput;
 
 /** How many months a dashboard average covers. */
 const WINDOWS = { ave_three_monthes: 3, ave_six_monthes: 6, ave_twelve_monthes: 12 } as const;

@@ -3,10 +3,10 @@
  * from (`GET /explain`). The plan's shell holds the one `ExplainHost`; a screen asks for a figure's explanation with
  * `useExplain()` (or `openExplain`), and the host shows the panel.
  */
-import type { ExplainAnswer } from '@topline/contract';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import { ExplainPanel } from './ExplainPanel';
+import { onLocalChange } from './localExplain';
 import type { ExplainTarget } from './target';
 
 /** The explanations opened from the figure down, so that each input's explanation can go back to the one before. */
@@ -26,26 +26,11 @@ const subscribe = (listener: () => void) => {
   };
 };
 
-/**
- * Explains a figure from the browser's workbook, unsaved values included; null where it cannot (the API answers).
- * A screen sets one while it holds values typed and not saved yet, so that the panel shows the figures as the screen
- * does, not as they were saved.
- */
-export type LocalExplain = (target: ExplainTarget, lang: 'en' | 'ja') => ExplainAnswer | null;
-let local: LocalExplain | null = null;
-
-/** Sets (or, with null, drops) the local source of explanations; an open explanation is read again from it. */
-export function explainLocally(source: LocalExplain | null): void {
-  if (local === source) return;
-  local = source;
+// A change of the local source (localExplain.ts) reads the open explanation again, from it or from the API.
+onLocalChange(() => {
   const open = trail.at(-1);
   if (open) setTrail([...trail.slice(0, -1), { ...open }], false);
-}
-
-/** The explanation of `target` from the local source, if one is set and can answer it. */
-export function localExplanation(target: ExplainTarget, lang: 'en' | 'ja'): ExplainAnswer | null {
-  return local?.(target, lang) ?? null;
-}
+});
 
 /** Opens the explanation of a figure (replacing any open one). */
 export function openExplain(target: ExplainTarget): void {

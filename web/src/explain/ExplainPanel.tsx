@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api } from '../api/client';
 import { formatNumber, formatPercent } from '../format/numbers';
 import { currentLanguage } from '../i18n';
-import { localExplanation } from './ExplainContext';
+import { localExplanation } from './localExplain';
 import type { ExplainTarget } from './target';
 import './explain.css';
 

@@ -6,7 +6,7 @@ import { explainArea, type PlanListItem } from '@topline/contract';
 import { useEffect } from 'react';
 import { levelOf } from '../plan/access';
 import { caseIndexIn, type EngineSession } from '../plan/engineSession';
-import { explainLocally, type LocalExplain } from './ExplainContext';
+import { explainLocally, type LocalExplain } from './localExplain';
 
 /** Explains from `engine` while `active` (and the workbook is at hand); the API answers otherwise. */
 export function useLocalExplain(active: boolean, engine: EngineSession | null, plan: PlanListItem): void {
