@@ -9,7 +9,7 @@ import type { ExplainView } from './explainTypes';
 import type { ViewName } from './read/cells';
 import { DASHBOARD_METRICS } from './read/dashboard';
 import { COUNT_FLOW_KEYS } from './read/footing';
-import { columnName } from './read/monthly';
+import { columnName, type GridColumn } from './read/monthly';
 import { figureKind, isResidue, rateBase } from './read/residue';
 import type { PlanWorkbook, Value } from './workbook';
 
@@ -27,6 +27,28 @@ const GRID_VIEWS: Partial<Record<ExplainView, ViewName>> = {
   difference_value: 'difference_value',
   difference_rate: 'difference_rate',
 };
+
+/** The grids explain has read of each workbook, by case, year and view, while the workbook stays at one revision. */
+const grids = new WeakMap<PlanWorkbook, { revision: number; byView: Map<string, readonly GridColumn[]> }>();
+
+/**
+ * A year's grid in one view, as `monthlyGrid` answers it, read once per revision of the workbook: explaining a year's
+ * figures one by one (a panel that follows the selected cell, an export of explanations) reads the same grid each time.
+ */
+function gridOf(wb: PlanWorkbook, caseIndex: number, year: number, view: ViewName): readonly GridColumn[] {
+  let read = grids.get(wb);
+  if (read?.revision !== wb.revision) {
+    read = { revision: wb.revision, byView: new Map() };
+    grids.set(wb, read);
+  }
+  const key = `${caseIndex}/${year}/${view}`;
+  let grid = read.byView.get(key);
+  if (!grid) {
+    grid = wb.monthlyGrid(caseIndex, year, view);
+    read.byView.set(key, grid);
+  }
+  return grid;
+}
 
 /**
  * A row's figure as the monthly grid shows it (`monthlyGrid`), when that differs from the workbook's value: a count
@@ -54,7 +76,7 @@ export function shownFigure(
       (figureKind(row) === 'money' && typeof value === 'number' && value !== 0 && isResidue(value, 'money'));
   if (!mayDiffer) return {};
   const name = columnName(period);
-  const column = wb.monthlyGrid(caseIndex, period.year, gridView).find((c) => c.column === name);
+  const column = gridOf(wb, caseIndex, period.year, gridView).find((c) => c.column === name);
   if (column?.dashes?.includes(row)) return { dash: 'zero_base' };
   const shown = column?.values[row];
   return typeof shown === 'number' && shown !== value ? { shown } : {};

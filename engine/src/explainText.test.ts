@@ -58,6 +58,14 @@ describe('explain: what it says', () => {
     // The actual view foots the same way; a money figure is shown as computed, and so names no shown figure.
     expect(order('2', 'actual').shown).toBe(3);
     expect(explain(wb, { caseIndex: 0, year: 1, period: '2', key: 'mrr' })).not.toHaveProperty('shown');
+    // Explain reads the grid once per revision of the workbook: after an edit it shows the figures as they are now.
+    // With 5 orders entered in month 2, the running totals are 2.3148, 7.3148 and 9.7685: month 3 shows
+    // round(9.7685) - round(7.3148) = 3 (it showed 2 before) and the quarter 10.
+    expect(order('3', 'actual').shown).toBe(2);
+    wb.apply({ type: 'actual', caseIndex: 0, month: 2, values: { order: 5 } });
+    expect(order('2', 'actual')).toMatchObject({ value: 5 });
+    expect(order('2', 'actual')).not.toHaveProperty('shown');
+    expect([order('3', 'actual').shown, order('q1', 'actual').shown]).toEqual([3, 10]);
   });
 
   it('names stored assumptions, defaults, actuals and cash inputs as such', () => {

@@ -52,6 +52,8 @@ export interface BrokenCell {
 export class PlanWorkbook implements WorkbookFigures {
   /** Sheet ids by name in the HyperFormula instance as it stands: emptied whenever it or its sheets may change. */
   private readonly sheetIds = new Map<string, number>();
+  /** Counts the patches applied since the build: a reader that keeps what it read checks it to know it is current. */
+  private patches = 0;
 
   private constructor(
     private hf: HyperFormula,
@@ -85,6 +87,11 @@ export class PlanWorkbook implements WorkbookFigures {
    */
   get refused(): readonly PlanFileIssue[] {
     return this.refusedInputs;
+  }
+
+  /** Changes whenever the workbook's inputs do (every `apply` and `sync`), and only then. */
+  get revision(): number {
+    return this.patches;
   }
 
   get layout(): CompiledWorkbook {
@@ -234,6 +241,7 @@ export class PlanWorkbook implements WorkbookFigures {
       this.hf = buildHyperFormula(state.compiled);
     }
     this.state = state;
+    this.patches++;
     return result;
   }
 
