@@ -2,15 +2,19 @@
  * Browser-test harness: builds the web app, starts the real API (PGlite, e-mail written to an outbox folder), serves
  * the build with /api proxied to it, and drives Debian's headless Chromium through playwright-core.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build, type PreviewServer, preview } from 'vite';
+import { type PreviewServer, preview } from 'vite';
 import { outboxMailer } from '../api/src/services/accounts/mail';
 import { freePort } from '../api/src/testing/freePort';
 import { type GoogleStandIn, startGoogleStandIn } from '../api/src/testing/googleStandIn';
 import { startTestApi, type TestApi } from '../api/src/testing/harness';
+
+const run = promisify(execFile);
 
 export const WEB_ROOT = resolve(import.meta.dirname, '../web');
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../test-output/web');
@@ -51,6 +55,17 @@ export interface StackOptions {
 }
 
 /**
+ * Builds the web into `outDir` as `npm run build` does: in a process of its own with NODE_ENV=production, so that the
+ * browser tests drive the bundle users get (React's production build), not the development build Vite would make
+ * under vitest's NODE_ENV=test.
+ */
+async function buildWeb(outDir: string): Promise<void> {
+  const vite = resolve(import.meta.dirname, '../node_modules/vite/bin/vite.js');
+  const args = [vite, 'build', WEB_ROOT, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'];
+  await run(process.execPath, args, { env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 << 20 });
+}
+
+/**
  * The web app built for a stack. A Vite build takes tens of seconds, so when the run names a folder for it
  * (TOPLINE_WEB_BUILD, set by vitest.config.ts) the first test file to need it builds it there, under a lock that other
  * workers wait on, and every later stack of the run serves that same build. Without it, each stack builds its own.
@@ -59,7 +74,7 @@ async function builtWeb(): Promise<{ outDir: string; own: boolean }> {
   const shared = process.env.TOPLINE_WEB_BUILD;
   if (!shared) {
     const outDir = mkdtempSync(join(tmpdir(), 'topline-web-'));
-    await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    await buildWeb(outDir);
     return { outDir, own: true };
   }
   const done = `${shared}.done`;
@@ -75,7 +90,7 @@ async function builtWeb(): Promise<{ outDir: string; own: boolean }> {
     return { outDir: shared, own: false };
   }
   try {
-    await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir: shared, emptyOutDir: true } });
+    await buildWeb(shared);
   } catch (error) {
     writeFileSync(failed, String(error));
     throw error;
