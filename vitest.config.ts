@@ -53,6 +53,12 @@ function filesOf(all: string[], left: string[], serial: string[]) {
   if (phase === 'serial') return { include: serial, exclude };
   return { include: all, exclude };
 }
+/**
+ * The parallel phase's files run one after another in each worker without a fresh module graph each (`isolate`
+ * false): a file's worker and imports cost about half a second of the processor, and most files are shorter than that
+ * to run. Each file starts its own API on its own database, and no file changes module state it does not restore.
+ */
+const sharing = phase === 'parallel' ? { isolate: false } : {};
 const postgres = process.env.TEST_DATABASE_URL;
 /** The run's migrated PGlite folder, made once by `globalSetup` and copied by each API test (`pgliteTemplate.ts`). */
 const template = join(tmpdir(), `topline-pglite-template-${process.pid}`);
@@ -73,6 +79,7 @@ export default defineConfig({
           name: 'pglite',
           ...filesOf(include, [], serialFiles),
           ...timeouts,
+          ...sharing,
           globalSetup: ['api/src/testing/pgliteTemplate.ts', 'e2e/webBuildCleanup.ts'],
           env: { TEST_DATABASE_URL: '', TOPLINE_PGLITE_TEMPLATE: template, TOPLINE_WEB_BUILD: webBuild },
         },
@@ -84,6 +91,7 @@ export default defineConfig({
                 name: 'postgres',
                 ...filesOf(['api/src/**/*.test.ts'], noDatabase, timed),
                 ...timeouts,
+                ...sharing,
                 env: { TEST_DATABASE_URL: postgres },
               },
             },
