@@ -64,13 +64,12 @@ async function againstSnapshot(
     if (error instanceof ExplainError) throw inputError('key', 'this plan has no such figure');
     throw error;
   }
-  const found = await ctx.db('plan_snapshots').where({ plan_id: ctx.access.plan.id, id: snapshotId }).first('name');
   const view = input.view as 'progress' | 'difference_value' | 'difference_rate';
   const answer = explainAgainstSnapshot(compiled.workbook, caseIndex, record, {
     ...request,
     view,
     rowLabel,
-    name: String(found?.name ?? ''),
+    name: record.name,
   });
   return {
     ...answer,

@@ -27,9 +27,27 @@ const built = new WeakMap<Db, Map<string, PlanWorkbook>>();
  * @throws ApiError 404 when the plan has no such snapshot; 403 when the tier or the caller's role locks it
  */
 export async function snapshotWorkbook(db: Db, access: PlanAccess, id: number, today: Date): Promise<PlanWorkbook> {
+  return (await snapshotOf(db, access, id, today)).workbook;
+}
+
+/**
+ * The snapshot's name, as the plan's snapshot list names it, and its workbook: one question to the database.
+ * @throws ApiError as `snapshotWorkbook`
+ */
+async function snapshotOf(
+  db: Db,
+  access: PlanAccess,
+  id: number,
+  today: Date,
+): Promise<{ name: string; workbook: PlanWorkbook }> {
   requireScope(access, 'monthly_pl', 'read');
-  const found = await db('plan_snapshots').where({ plan_id: access.plan.id, id }).first('id');
+  const found = await db('plan_snapshots').where({ plan_id: access.plan.id, id }).first('name');
   if (!found) throw notFound('the snapshot');
+  return { name: String(found.name), workbook: await builtSnapshot(db, access, id, today) };
+}
+
+/** The snapshot's workbook, built once and kept (a few per database). */
+async function builtSnapshot(db: Db, access: PlanAccess, id: number, today: Date): Promise<PlanWorkbook> {
   const asOf = asOfMonth(today);
   const key = `${access.plan.id}:${id}:${asOf.year}-${asOf.month}`;
   let kept = built.get(db);
@@ -61,15 +79,11 @@ export async function comparedSnapshot(
   ctx: { db: Db; access: PlanAccess; today: Date },
   id: number | undefined,
 ): Promise<ComparedSnapshot | undefined> {
-  if (id === undefined) return undefined;
-  const workbook = await snapshotWorkbook(ctx.db, ctx.access, id, ctx.today);
-  const row = await ctx.db('plan_snapshots').where({ plan_id: ctx.access.plan.id, id }).first('name');
-  if (!row) throw notFound('the snapshot');
-  return { name: String(row.name), workbook };
+  return id === undefined ? undefined : snapshotOf(ctx.db, ctx.access, id, ctx.today);
 }
 
 /**
- * The plan of record of a live case: the snapshot's workbook and its case read as the budget.
+ * The plan of record of a live case: the snapshot's workbook and its case read as the budget, with the snapshot's name.
  * @throws ApiError 409 when the snapshot's months or rows are not the live plan's (another first month or template)
  */
 export async function planOfRecord(
@@ -79,9 +93,9 @@ export async function planOfRecord(
   caseIndex: number,
   id: number,
   today: Date,
-): Promise<PlanOfRecord> {
-  const workbook = await snapshotWorkbook(db, access, id, today);
+): Promise<PlanOfRecord & { name: string }> {
+  const { name, workbook } = await snapshotOf(db, access, id, today);
   const mismatch = snapshotMismatch(compiled.workbook, workbook);
   if (mismatch) throw conflict(`${mismatch}: they cannot be compared month by month`);
-  return { workbook, caseIndex: snapshotCaseIndex(compiled.workbook, caseIndex, workbook) };
+  return { name, workbook, caseIndex: snapshotCaseIndex(compiled.workbook, caseIndex, workbook) };
 }
