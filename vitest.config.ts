@@ -54,11 +54,12 @@ function filesOf(all: string[], left: string[], serial: string[]) {
   return { include: all, exclude };
 }
 /**
- * The parallel phase's files run one after another in each worker without a fresh module graph each (`isolate`
- * false): a file's worker and imports cost about half a second of the processor, and most files are shorter than that
- * to run. Each file starts its own API on its own database, and no file changes module state it does not restore.
+ * In `npm test`'s phases the files run one after another in each worker without a fresh module graph each (`isolate`
+ * false): a file's worker and imports cost about half a second of the processor (a browser file's several seconds),
+ * and most files are shorter than that to run. Each file starts its own API on its own database, and no file changes
+ * module state it does not restore.
  */
-const sharing = phase === 'parallel' ? { isolate: false } : {};
+const sharing = phase === 'parallel' || phase === 'serial' ? { isolate: false } : {};
 const postgres = process.env.TEST_DATABASE_URL;
 /** The run's migrated PGlite folder, made once by `globalSetup` and copied by each API test (`pgliteTemplate.ts`). */
 const template = join(tmpdir(), `topline-pglite-template-${process.pid}`);
