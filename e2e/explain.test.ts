@@ -178,7 +178,9 @@ describe('explain in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowUp');
     await expect.poll(shownRate, { timeout: 10_000 }).toBe(250_000);
-    expect(await panel().locator('[data-test="explain-title"]').textContent()).toBe('COGS / revenue');
+    // Once saved, the panel asks the API again (it explains the saved plan): the same figure, after its loading state.
+    await expect.poll(() => panel().locator('[data-test="explain-title"]').textContent()).toBe('COGS / revenue');
+    await expect.poll(shownRate).toBe(250_000);
     // Escape on the grid closes it.
     await page.keyboard.press('Escape');
     await expect.poll(() => panel().count()).toBe(0);
