@@ -204,23 +204,28 @@ describe('the actual-inputs sheets', () => {
     const actual = book.getWorksheet('Upward Actual');
     const sessionJan = actual?.getCell(a1(c.rowOf.session ?? 0, 1));
     // January is ACT while its flag in C1_ActMonths!B2 is 1, else EST again (emptied whole): each side is computed
-    // in a hidden sheet of its own. As ACT, a cell without an entered value keeps what the engine puts there (here
-    // the plan's sessions).
+    // in a hidden sheet of its own, only while the flag chooses it (blank otherwise). As ACT, a cell without an
+    // entered value keeps what the engine puts there (here the plan's sessions).
     const session = a1(c.rowOf.session ?? 0, 1);
     expect(sessionJan?.formula).toBe(`IF(C1_ActMonths!$B$2=1,C1_Actual_ACT!${session},C1_Actual_EST!${session})`);
     const asAct = book.getWorksheet('C1_Actual_ACT');
     expect(asAct?.getCell(session).formula).toMatch(
-      /^IF\('Upward Actuals'!C2="",'Upward Estimate'!B\d+,'Upward Actuals'!C2\)$/,
+      /^IF\(C1_ActMonths!\$B\$2=1,IF\('Upward Actuals'!C2="",'Upward Estimate'!B\d+,'Upward Actuals'!C2\),""\)$/,
     );
     const orderJan = actual?.getCell(a1(c.rowOf.order ?? 0, 1));
     expect(asAct?.getCell(a1(c.rowOf.order ?? 0, 1)).formula).toMatch(
-      /^IF\('Upward Actuals'!C5="",.+,'Upward Actuals'!C5\)$/,
+      /^IF\(C1_ActMonths!\$B\$2=1,IF\('Upward Actuals'!C5="",.+,'Upward Actuals'!C5\),""\)$/,
     );
     expect(orderJan?.result).toBe(1);
     expect(sessionJan?.result).toBe(1000);
     expect(asAct?.getCell(a1(c.rowOf.arpa ?? 0, 1)).formula).toMatch(
-      /^IF\('Upward Actuals'!C7="",'Upward Estimate'!B\d+,'Upward Actuals'!C7\)$/,
+      /^IF\(C1_ActMonths!\$B\$2=1,IF\('Upward Actuals'!C7="",'Upward Estimate'!B\d+,'Upward Actuals'!C7\),""\)$/,
     );
+    // The EST side of January, which is ACT at export, is blank until the flag turns it EST.
+    const asEst = book.getWorksheet('C1_Actual_EST');
+    expect(asEst?.getCell(session).formula).toMatch(/^IF\(C1_ActMonths!\$B\$2=1,"",/);
+    expect(asEst?.getCell(session).result ?? '').toBe('');
+    expect(asAct?.getCell(session).result).toBe(1000);
     expect(asAct?.state).toBe('hidden');
     const flags = book.getWorksheet('C1_ActMonths');
     expect(flags?.state).toBe('hidden');

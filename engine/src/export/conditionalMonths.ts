@@ -76,21 +76,24 @@ export function conditionalMonths(
    * orders, or orders from the revenue path), so in one cell they would refer to each other, a circular reference for
    * Excel, Sheets and HyperFormula, which see every reference of a formula whether or not its branch is taken.
    */
-  const split = (sheet: string, row: number, column: number, condition: string, ifAct: string, ifEst: string) => {
+  const split = (
+    sheet: string,
+    row: number,
+    column: number,
+    condition: string,
+    actAtExport: boolean,
+    ifAct: string,
+    ifEst: string,
+  ) => {
     let side = sides.find((x) => x.sheet === sheet);
     if (!side) {
       const size = (wb.layout.sheets[sheet] ?? act.sheets[sheet] ?? []).map((r) => r.map(() => null));
-      side = { sheet, act: size.map((r) => r.slice()), est: size.map((r) => r.slice()), columns: new Set() };
+      side = { sheet, act: size.map((r) => r.slice()), est: size.map((r) => r.slice()), columns: new Map() };
       sides.push(side);
     }
-    const put = (grid: Grid, name: string, content: string) => {
-      const r = grid[row];
-      if (r) r[column] = `=${sameColumnTo(content, sheet, column, name)}`;
-      return a1(row, column, name);
-    };
-    side.columns.add(column);
-    const a = put(side.act, `${sheet}_ACT`, ifAct);
-    const e = put(side.est, `${sheet}_EST`, ifEst);
+    side.columns.set(column, { condition, act: actAtExport });
+    const a = sideCell(side, 'act', row, column, ifAct);
+    const e = sideCell(side, 'est', row, column, ifEst);
     return `=IF(${condition},${a},${e})`;
   };
   for (const c of layout.cases) {
@@ -125,7 +128,11 @@ export function conditionalMonths(
           const asAct = expression(now);
           const asEst = expression(est?.[row]?.[column] ?? null);
           if (asAct === asEst) continue;
-          list.push({ row, column, formula: split(sheet, row, column, `${flagRef(c.index, t)}=1`, asAct, asEst) });
+          list.push({
+            row,
+            column,
+            formula: split(sheet, row, column, `${flagRef(c.index, t)}=1`, true, asAct, asEst),
+          });
         }
         continue;
       }
@@ -135,23 +142,18 @@ export function conditionalMonths(
         const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
         const asIs = expression(now);
         if (ifAct === asIs) continue;
-        list.push({ row, column, formula: split(sheet, row, column, entered, ifAct, asIs) });
+        list.push({ row, column, formula: split(sheet, row, column, entered, false, ifAct, asIs) });
       }
     }
     // The cells of those columns that both sides share, so that each side computes its month on its own.
     const side = sides.find((x) => x.sheet === sheet);
-    for (const column of side?.columns ?? []) {
+    for (const column of side?.columns.keys() ?? []) {
       grid.forEach((row, r) => {
         if (r === 0 || !side) return;
         const content = linkedOf.get(`${r}!${column}`) ?? row[column] ?? null;
         if (content === null || side.act[r]?.[column] !== null) return;
-        for (const [g, name] of [
-          [side.act, `${sheet}_ACT`],
-          [side.est, `${sheet}_EST`],
-        ] as const) {
-          const target = g[r];
-          if (target) target[column] = `=${sameColumnTo(expression(content), sheet, column, name)}`;
-        }
+        sideCell(side, 'act', r, column, expression(content));
+        sideCell(side, 'est', r, column, expression(content));
       });
     }
     if (own) out.set(sheet, list);
@@ -171,8 +173,28 @@ export interface ExportSheetSide {
   sheet: string;
   act: Grid;
   est: Grid;
-  /** The columns with conditional cells; every other cell of such a column is copied into both sides. */
-  columns: Set<number>;
+  /**
+   * The columns with conditional cells, each with its month's flag condition and whether the month is ACT at export;
+   * every other cell of such a column is copied into both sides.
+   */
+  columns: Map<number, { condition: string; act: boolean }>;
+}
+
+/**
+ * Writes `content` (an expression of the Actual sheet's cell) into one side of its month, as a formula of that side's
+ * sheet, and answers the cell's reference. Each side computes only while its month's flag chooses it and is blank
+ * otherwise: the Actual sheet reads the side its flag chooses and never the other, so the other's figures would be
+ * read by nothing, and with it blank every side cell is either blank or the Actual sheet's own value.
+ */
+function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, column: number, content: string): string {
+  const name = `${side.sheet}_${which === 'act' ? 'ACT' : 'EST'}`;
+  const month = side.columns.get(column);
+  if (!month) throw new Error(`column ${column} of ${side.sheet} holds no conditional month`);
+  const { condition } = month;
+  const formula = sameColumnTo(content, side.sheet, column, name);
+  const r = side[which][row];
+  if (r) r[column] = which === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
+  return a1(row, column, name);
 }
 
 const TOKEN =

@@ -3,7 +3,7 @@
  * sheets turned into a reference to its cell in the case's actual-inputs sheet (so a number typed there recomputes
  * the workbook), the actual-inputs sheets themselves, and, when the plan's id is given, the hidden `Topline` sheet
  * that names the plan for the import. The Actual sheets' EST months are `conditionalMonths.ts`'s, and the values of
- * the sheets the engine's workbook does not hold are computed by `sheetValues.ts`.
+ * the sheets the engine's workbook does not hold are given by `sheetValues.ts`.
  */
 
 import { calendarOf } from '../calendar';
@@ -23,7 +23,7 @@ import {
 import { conditionalMonths } from './conditionalMonths';
 import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
 import { quoteSheet } from './references';
-import { computeValues, type ExportSheet } from './sheetValues';
+import { blankValues, type ExportSheet, sideValues, valuesOf } from './sheetValues';
 import { userText } from './userText';
 
 export type { ExportSheet } from './sheetValues';
@@ -62,6 +62,7 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
     sheets.splice(at + 1, 0, {
       name,
       grid,
+      values: valuesOf(grid, wb.sheetValues(estimate)),
       formatOf: sheetFormats(
         {
           ...wb.layout,
@@ -97,23 +98,25 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
       hidden: true,
     });
   }
-  const sideSheets: ExportSheet[] = sides.flatMap((side) =>
-    (
-      [
-        [`${side.sheet}_ACT`, side.act],
-        [`${side.sheet}_EST`, side.est],
-      ] as const
-    ).map(([name, grid]) => ({
-      name,
-      grid,
-      formatOf: () => undefined,
-      textOf: () => undefined,
-      frozenColumns: 1,
-      hidden: true,
-    })),
-  );
-  computeValues(wb, sheets, [...sheets.filter((sheet) => !sheet.values), ...sideSheets]);
-  sheets.push(...sideSheets);
+  for (const side of sides) {
+    const actual = sheets.find((x) => x.name === side.sheet)?.values;
+    if (!actual) throw new Error(`the export holds no values of ${side.sheet}`);
+    const values = sideValues(side, actual);
+    for (const [name, grid, sideValues] of [
+      [`${side.sheet}_ACT`, side.act, values.act],
+      [`${side.sheet}_EST`, side.est, values.est],
+    ] as const) {
+      sheets.push({
+        name,
+        grid,
+        values: sideValues,
+        formatOf: () => undefined,
+        textOf: () => undefined,
+        frozenColumns: 1,
+        hidden: true,
+      });
+    }
+  }
   if (options.planId !== undefined) {
     const grid = planMarkerGrid(options.planId);
     sheets.push({
@@ -163,6 +166,7 @@ function dependentSheets(wb: PlanWorkbook, act: CompiledWorkbook, sheets: Export
         sheets.splice(at, 0, {
           name,
           grid,
+          values: blankValues(grid),
           formatOf: sheetFormats(layout, name),
           textOf: () => undefined,
           frozenColumns: 1,

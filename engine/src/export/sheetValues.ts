@@ -1,10 +1,11 @@
 /**
- * A sheet as the spreadsheet exports write it, and the values of the sheets the engine's workbook does not hold,
- * computed by HyperFormula over the values of the sheets it does.
+ * A sheet as the spreadsheet exports write it, and the values of the sheets the engine's workbook does not hold, as
+ * the engine's own values give them (the cached results of their formulas, so that a reader that does not recalculate
+ * shows them too). `xlsxValues.test.ts` recomputes every one of them from the file's formulas, on every fixture.
  */
-import { HyperFormula, type RawCellContent } from 'hyperformula';
 import type { Grid } from '../compile/index';
-import { HYPERFORMULA_CONFIG, type PlanWorkbook, type Value } from '../workbook';
+import type { Value } from '../workbook';
+import type { ExportSheetSide } from './conditionalMonths';
 import type { CellFormatOf } from './formats';
 import type { UserTextOf } from './userText';
 
@@ -14,8 +15,8 @@ export interface ExportSheet {
   grid: Grid;
   /**
    * The value of each cell (a constant's own value): the engine's, or for a sheet the engine's workbook does not hold
-   * (the Actual sheet of a case without ACT months and the sheets after it, the side sheets) what its formulas compute
-   * over the engine's values. Every sheet `exportSheets` returns has them.
+   * (the Actual sheet of a case without ACT months and the sheets after it, the side sheets) the engine's value of
+   * what its formulas compute. Every sheet `exportSheets` returns has them.
    */
   values?: Value[][];
   formatOf: CellFormatOf;
@@ -24,58 +25,41 @@ export interface ExportSheet {
   hidden?: boolean;
 }
 
+const isFormula = (content: Grid[number][number]): content is string =>
+  typeof content === 'string' && content.startsWith('=');
+
 /**
- * The values of the sheets the engine's workbook does not hold, for the plan as exported (their formulas' cached
- * results, so that a reader that does not recalculate shows them too): the side sheets, and the Actual, ActualToDate,
- * EstimateToDate and Variance sheets of a case without ACT months. HyperFormula computes them over the other sheets'
- * values, as the engine computes its own.
+ * The values of a sheet whose formulas compute, at export, what `values` holds at the same cells; a constant is its
+ * own value. The Actual sheet of a case without ACT months is its estimate (MODEL.md section 6: without a revision,
+ * which needs an ACT month, the forecast of an EST month is the estimate); the case's sheets share one row layout.
  */
-export function computeValues(wb: PlanWorkbook, sheets: ExportSheet[], targets: ExportSheet[]): void {
-  if (targets.length === 0) return;
-  const data: Record<string, RawCellContent[][]> = {};
-  // Only the sheets the targets read, directly or through a sheet the engine holds no values of.
-  const byName = new Map(sheets.map((s) => [s.name, s]));
-  const pending = [...targets, ...wb.layout.names.map((n) => ({ grid: [[n.expression]] }))];
-  const needed = new Set<string>();
-  while (pending.length > 0) {
-    const next = pending.pop();
-    for (const row of next?.grid ?? []) {
-      for (const content of row) {
-        if (typeof content !== 'string' || !content.startsWith('=')) continue;
-        for (const m of content.matchAll(/('(?:[^']|'')+'|[A-Za-z_][\w.]*)!/g)) {
-          const name = (m[1] ?? '').replace(/^'|'$/g, '').replace(/''/g, "'");
-          const s = byName.get(name);
-          if (!s || needed.has(name)) continue;
-          needed.add(name);
-          if (!s.values) pending.push(s);
-        }
-      }
-    }
-  }
-  // A text value that looks like a formula (a cost item's name) is not one here.
-  const text = (v: Value) => (typeof v === 'string' && v.startsWith('=') ? null : v);
-  for (const name of needed) {
-    const s = byName.get(name);
-    if (s) data[name] = s.values ? s.values.map((row) => row.map(text)) : s.grid;
-  }
-  for (const s of targets) data[s.name] = s.grid;
-  const hf = HyperFormula.buildFromSheets(
-    data,
-    { ...HYPERFORMULA_CONFIG },
-    wb.layout.names.map((n) => ({ name: n.name, expression: n.expression })),
-  );
-  try {
-    for (const s of targets) {
-      const id = hf.getSheetId(s.name) ?? -1;
-      s.values = s.grid.map((row, r) =>
-        row.map((content, col) => {
-          if (typeof content !== 'string' || !content.startsWith('=')) return content;
-          const v = hf.getCellValue({ sheet: id, row: r, col });
-          return v === null || typeof v !== 'object' ? (v as Value) : null;
-        }),
-      );
-    }
-  } finally {
-    hf.destroy();
-  }
+export function valuesOf(grid: Grid, values: Value[][]): Value[][] {
+  return grid.map((row, r) => row.map((content, c) => (isFormula(content) ? (values[r]?.[c] ?? null) : content)));
+}
+
+/**
+ * The values of a sheet every formula of which is blank at export: the ActualToDate, EstimateToDate and Variance
+ * sheets of a case without ACT months, each cell of which shows while a month it covers is flagged ACT
+ * (`actMonths.ts`), and no month is.
+ */
+export function blankValues(grid: Grid): Value[][] {
+  return grid.map((row) => row.map((content) => (isFormula(content) ? null : content)));
+}
+
+/**
+ * The values of an Actual sheet's two sides: a side cell computes the Actual sheet's own cell while its month's flag
+ * chooses that side and is blank otherwise (`conditionalMonths.ts`), so at export it is the Actual sheet's value on the
+ * side of the month's state (ACT or not) and blank on the other.
+ */
+export function sideValues(side: ExportSheetSide, actual: Value[][]): { act: Value[][]; est: Value[][] } {
+  const of = (grid: Grid, act: boolean) =>
+    grid.map((row, r) =>
+      row.map((content, c) => {
+        if (!isFormula(content)) return content;
+        const month = side.columns.get(c);
+        if (!month) throw new Error(`column ${c} of ${side.sheet} holds no conditional month`);
+        return month.act === act ? (actual[r]?.[c] ?? null) : null;
+      }),
+    );
+  return { act: of(side.act, true), est: of(side.est, false) };
 }
