@@ -99,15 +99,29 @@ function caseLabel(name: string, index: number, word: string, used: ReadonlySet<
 /** A reference to a sheet in a formula, or a string literal (whose text is left alone). */
 const SHEET_REFERENCE = /"(?:[^"]|"")*"|'((?:[^']|'')+)'!|([A-Za-z_][\w.]*)!/g;
 
+/** Per map of names, each sheet reference met so far (`'C1_Estimate'!`, `C1_Estimate!`) as it is renamed. */
+const renamedReferences = new WeakMap<ReadonlyMap<string, string>, Map<string, string>>();
+
 /** A formula (or a defined name's reference) with its sheet references renamed by `names`. */
 export function renameSheets(formula: string, names: ReadonlyMap<string, string>): string {
   // Most formulas of a sheet read only their own sheet: nothing to rename.
   if (names.size === 0 || !formula.includes('!')) return formula;
+  let known = renamedReferences.get(names);
+  if (!known) {
+    known = new Map();
+    renamedReferences.set(names, known);
+  }
+  const references = known;
   return formula.replace(SHEET_REFERENCE, (match: string, quoted?: string, bare?: string) => {
-    if (match.startsWith('"')) return match;
-    const sheet = quoted !== undefined ? quoted.replace(/''/g, "'") : (bare ?? '');
-    const renamed = names.get(sheet);
-    return renamed === undefined ? match : `${quoteSheet(renamed)}!`;
+    if (match.charCodeAt(0) === 34) return match; // a string literal: "…"
+    let out = references.get(match);
+    if (out === undefined) {
+      const sheet = quoted !== undefined ? quoted.replace(/''/g, "'") : (bare ?? '');
+      const renamed = names.get(sheet);
+      out = renamed === undefined ? match : `${quoteSheet(renamed)}!`;
+      references.set(match, out);
+    }
+    return out;
   });
 }
 

@@ -1,9 +1,9 @@
 /**
  * A direct SpreadsheetML writer for the export's sheets: each sheet's XML is written as one string from the grid, and
- * the parts are deflated by the platform's own `CompressionStream` (zlib in Node, the browser's in a browser). It
- * writes what the export needs and nothing more: formulas with their cached results, numbers, shared strings, number
- * formats and a bold header row, hidden sheets, frozen panes, column widths, workbook-level names and "recalculate
- * on open".
+ * the parts are deflated by the platform's own `CompressionStream` (zlib in Node, the browser's in a browser), which
+ * also gives each part's CRC-32. It writes what the export needs and nothing more: formulas with their cached results,
+ * numbers, shared strings, number formats and a bold header row, hidden sheets, frozen panes, column widths,
+ * workbook-level names and "recalculate on open".
  */
 
 /** A sheet as the writer takes it: cell contents with the cached result and the style of each. */
@@ -45,10 +45,19 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
 const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
+/** Text as an attribute value holds it. */
 function xmlText(text: string): string {
   return text.replace(INVALID, '').replace(/[&<>"]/g, (c) => ENTITY[c] ?? c);
 }
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
+const CONTENT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>]/g;
+
+/** Text as an element's content holds it (a quote needs no escape there): one pass over a formula's text. */
+function xmlContent(text: string): string {
+  return text.replace(CONTENT, (c) => ENTITY[c] ?? '');
+}
 
 export function columnName(index: number): string {
   let name = '';
@@ -105,7 +114,7 @@ class SharedStrings {
   xml(): string {
     const items = [...this.index.keys()].map((text) => {
       const preserve = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : '';
-      return `<si><t${preserve}>${xmlText(text)}</t></si>`;
+      return `<si><t${preserve}>${xmlContent(text)}</t></si>`;
     });
     return `${XML}<sst xmlns="${MAIN}" count="${this.count}" uniqueCount="${items.length}">${items.join('')}</sst>`;
   }
@@ -119,13 +128,13 @@ function numberText(n: number): string {
 function cellXml(ref: string, cell: WriterCell, style: number, strings: SharedStrings): string {
   const s = style ? ` s="${style}"` : '';
   if ('formula' in cell) {
-    const f = `<f>${xmlText(cell.formula)}</f>`;
+    const f = `<f>${xmlContent(cell.formula)}</f>`;
     const result = cell.result;
     if (result === undefined) return `<c r="${ref}"${s}>${f}</c>`;
     if (typeof result === 'number') return `<c r="${ref}"${s}>${f}<v>${numberText(result)}</v></c>`;
     if (typeof result === 'boolean') return `<c r="${ref}"${s} t="b">${f}<v>${result ? 1 : 0}</v></c>`;
     // A blank result is the empty string, as Excel caches a formula that returns "".
-    return `<c r="${ref}"${s} t="str">${f}<v>${xmlText(result ?? '')}</v></c>`;
+    return `<c r="${ref}"${s} t="str">${f}<v>${xmlContent(result ?? '')}</v></c>`;
   }
   if ('number' in cell) return `<c r="${ref}"${s}><v>${numberText(cell.number)}</v></c>`;
   return `<c r="${ref}"${s} t="s"><v>${strings.id(cell.text)}</v></c>`;
@@ -232,36 +241,43 @@ export async function writeXlsx(book: WriterBook): Promise<Uint8Array> {
   const files = await Promise.all(
     parts(book).map(async ([path, text]) => {
       const data = encoder.encode(text);
-      return { path: encoder.encode(path), data, crc: crc32(data), deflated: await deflateRaw(data) };
+      return { path: encoder.encode(path), size: data.length, ...(await deflate(data)) };
     }),
   );
   return zip(files);
 }
 
-async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
+/** gzip's header flags (RFC 1952): extra field, file name, comment, header CRC. */
+const FEXTRA = 4;
+const FNAME = 8;
+const FCOMMENT = 16;
+const FHCRC = 2;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
+/**
+ * The data deflated raw, with its CRC-32. A gzip stream (RFC 1952) is the raw deflate stream between a header and a
+ * trailer that holds the data's CRC-32 and size, so the platform's zlib computes both in one pass over the data.
+ */
+async function deflate(data: Uint8Array): Promise<{ deflated: Uint8Array; crc: number }> {
+  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
+  const gz = new Uint8Array(await new Response(stream).arrayBuffer());
+  const flags = gz[3] ?? 0;
+  let at = 10;
+  if (flags & FEXTRA) at += 2 + ((gz[at] ?? 0) | ((gz[at + 1] ?? 0) << 8));
+  if (flags & FNAME) while (gz[at++] !== 0 && at < gz.length);
+  if (flags & FCOMMENT) while (gz[at++] !== 0 && at < gz.length);
+  if (flags & FHCRC) at += 2;
+  const end = gz.length - 8;
+  const trailer = new DataView(gz.buffer, gz.byteOffset + end, 8);
+  if (gz[0] !== 0x1f || gz[1] !== 0x8b || at > end || trailer.getUint32(4, true) !== data.length % 2 ** 32) {
+    throw new Error('the platform wrote a gzip stream this writer cannot read');
   }
-  return table;
-})();
-
-function crc32(data: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < data.length; i++) crc = (CRC_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return { deflated: gz.subarray(at, end), crc: trailer.getUint32(0, true) };
 }
 
 interface ZipEntry {
   path: Uint8Array;
-  data: Uint8Array;
+  /** The uncompressed size. */
+  size: number;
   crc: number;
   deflated: Uint8Array;
 }
@@ -284,7 +300,7 @@ function zip(files: ZipEntry[]): Uint8Array {
     head.setUint16(12, date, true);
     head.setUint32(14, file.crc, true);
     head.setUint32(18, file.deflated.length, true);
-    head.setUint32(22, file.data.length, true);
+    head.setUint32(22, file.size, true);
     head.setUint16(26, file.path.length, true);
     head.setUint16(28, 0, true);
     local.push(new Uint8Array(head.buffer), file.path, file.deflated);
@@ -298,7 +314,7 @@ function zip(files: ZipEntry[]): Uint8Array {
     entry.setUint16(14, date, true);
     entry.setUint32(16, file.crc, true);
     entry.setUint32(20, file.deflated.length, true);
-    entry.setUint32(24, file.data.length, true);
+    entry.setUint32(24, file.size, true);
     entry.setUint16(28, file.path.length, true);
     entry.setUint32(42, offset, true);
     central.push(new Uint8Array(entry.buffer), file.path);

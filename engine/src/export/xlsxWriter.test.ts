@@ -1,0 +1,44 @@
+/**
+ * The writer's package: every part deflated with the CRC-32 and size a ZIP reader checks, read back as written.
+ */
+import JSZip from 'jszip';
+import { describe, expect, it } from 'vitest';
+import { type WriterSheet, writeXlsx } from './xlsxWriter';
+
+const sheet = (name: string, rows: number): WriterSheet => ({
+  name,
+  hidden: false,
+  frozenColumns: 1,
+  widths: [12, 10],
+  rows,
+  columns: 2,
+  cell: (r, c) => (c === 0 ? { text: `row ${r} & <é>` } : { formula: `B${r}+1`, result: r }),
+});
+
+describe('the XLSX writer', () => {
+  it('zips every part with the CRC-32 and the size of its bytes', async () => {
+    const bytes = await writeXlsx({
+      title: 'Plan',
+      creator: 'Topline',
+      sheets: [sheet('One', 3), sheet('Two', 5000)],
+      names: [{ name: 'x', reference: 'One!$B$2' }],
+    });
+    // JSZip refuses an entry whose CRC-32 or size does not match its inflated bytes.
+    const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+    const two = await zip.file('xl/worksheets/sheet2.xml')?.async('string');
+    expect(two).toContain('<c r="B5000"><f>B4999+1</f><v>4999</v></c>');
+    const strings = await zip.file('xl/sharedStrings.xml')?.async('string');
+    expect(strings).toContain('<t>row 1 &amp; &lt;é&gt;</t>');
+    const workbook = await zip.file('xl/workbook.xml')?.async('string');
+    expect(workbook).toContain('<definedName name="x">One!$B$2</definedName>');
+    // A wrong CRC-32 is caught by the same check: the ones written are checked, not ignored.
+    const broken = bytes.slice();
+    // The central directory's entry (46 bytes before its path) holds the CRC-32 at byte 16.
+    const entry = Buffer.from(broken).lastIndexOf('xl/worksheets/sheet2.xml') - 46;
+    broken[entry + 16] = (broken[entry + 16] ?? 0) ^ 0xff;
+    const read = JSZip.loadAsync(broken, { checkCRC32: true }).then((z) =>
+      z.file('xl/worksheets/sheet2.xml')?.async('string'),
+    );
+    await expect(read).rejects.toThrow(/crc32/i);
+  });
+});
