@@ -6,10 +6,10 @@ import { calendarOf } from '../calendar';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
 import { a1, monthColumn } from '../layout';
 import { PLAN_MONTHS, type PlanFile } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { fixedMonths, flagRef } from './actMonths';
 import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { columnIndex, quoteSheet } from './references';
+import type { ExportWorkbook } from './workbookData';
 
 export type CellFormula = { row: number; column: number; formula: string };
 
@@ -21,7 +21,7 @@ export type CellFormula = { row: number; column: number; formula: string };
  * the case's flags sheet (`actMonths.ts`). A case without an Actual sheet (no ACT month at export) gets one.
  */
 export function conditionalMonths(
-  wb: PlanWorkbook,
+  wb: ExportWorkbook,
   linked: Map<string, CellFormula[]>,
 ): {
   cells: Map<string, CellFormula[]>;

@@ -32,6 +32,15 @@ export {
   sheetsValueUpdate,
 } from './sheets';
 export { snapshotSheet, snapshotSheetName, snapshotSheets } from './snapshotSheet';
+export {
+  type ExportWorkbook,
+  type SheetData,
+  sheetData,
+  sheetOfData,
+  type WorkbookData,
+  workbookData,
+  workbookOfData,
+} from './workbookData';
 export { exportXlsx, XlsxExportError, type XlsxOptions } from './xlsx';
 export {
   readActualInputsXlsx,

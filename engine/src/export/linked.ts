@@ -10,7 +10,6 @@ import { calendarOf } from '../calendar';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
 import { a1 } from '../layout';
 import type { ActualKey, PlanFile } from '../schema';
-import type { PlanWorkbook } from '../workbook';
 import { actMonthsGrid, actMonthsSheetName, dynamicDashboard, dynamicMasked, dynamicVariance } from './actMonths';
 import {
   actualInputColumn,
@@ -25,6 +24,7 @@ import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
 import { quoteSheet } from './references';
 import { blankValues, type ExportSheet, sideValues, valuesOf } from './sheetValues';
 import { userText } from './userText';
+import type { ExportWorkbook } from './workbookData';
 
 export type { ExportSheet } from './sheetValues';
 
@@ -34,7 +34,7 @@ export interface ExportSheetsOptions {
 }
 
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
-export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
+export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
   const { cells: conditional, added, act, sides } = conditionalMonths(wb, linked);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
@@ -137,7 +137,7 @@ export function exportSheets(wb: PlanWorkbook, options: ExportSheetsOptions = {}
  * EstimateToDate and Variance (added after the Actual sheet for a case that had no ACT month at export) and the
  * Dashboard. `act` is the plan compiled with every month ACT.
  */
-function dependentSheets(wb: PlanWorkbook, act: CompiledWorkbook, sheets: ExportSheet[]): void {
+function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: ExportSheet[]): void {
   const plan = wb.plan;
   for (const c of wb.layout.cases) {
     const all = act.cases[c.index]?.sheets;
@@ -218,7 +218,7 @@ function inputFormat(key: ActualKey): FormatKind {
  * the cell there is empty what the month holds without it (0, the plan's ARPA or head count, the daily entries' sum,
  * the chained beginning balance), taken from the same plan compiled without its actual values.
  */
-function linkedActualCells(wb: PlanWorkbook): Map<string, { row: number; column: number; formula: string }[]> {
+function linkedActualCells(wb: ExportWorkbook): Map<string, { row: number; column: number; formula: string }[]> {
   const plan = wb.plan;
   const stripped: PlanFile = {
     ...plan,

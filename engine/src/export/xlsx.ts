@@ -5,11 +5,12 @@
  * from the formulas. Pure: returns the file's bytes, so the same code runs in Node and in the browser.
  */
 import { columnLetter } from '../layout';
-import type { PlanWorkbook, Value } from '../workbook';
+import type { Value } from '../workbook';
 import { columnWidths, type FormatKind, formatPattern } from './formats';
 import { type ExportSheet, type ExportSheetsOptions, exportSheets } from './linked';
 import { parseReference, quoteSheet } from './references';
 import { renameSheets, xlsxSheetNames } from './sheetNames';
+import type { ExportWorkbook } from './workbookData';
 import { type WriterSheet, writeXlsx } from './xlsxWriter';
 
 export interface XlsxOptions extends ExportSheetsOptions {
@@ -32,7 +33,7 @@ export class XlsxExportError extends Error {
  * @throws {XlsxExportError} when a named expression is not a cell or range reference.
  * @throws {FormulaError} when a formula of the workbook evaluates to an error.
  */
-export async function exportXlsx(wb: PlanWorkbook, options: XlsxOptions = {}): Promise<Uint8Array> {
+export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}): Promise<Uint8Array> {
   const cached = options.cachedValues ?? true;
   const currency = wb.plan.currency;
   const patterns = new Map<FormatKind, string>();
