@@ -1,8 +1,8 @@
 /**
  * Builds the server to plain JavaScript for `npm run serve`: `api/dist/server/main.js` (the service),
- * `migrate.js` (`npm run migrate`) and `xlsxWorker.js` (the XLSX reader's thread). The workspace packages
- * (`@topline/engine`, `@topline/contract`) and the migrations are TypeScript and are bundled in; every other package is
- * left to Node to load from node_modules, as installed.
+ * `migrate.js` (`npm run migrate`), `xlsxWorker.js` (the XLSX reader's thread) and `xlsxExportWorker.js` (the XLSX
+ * writer's). The workspace packages (`@topline/engine`, `@topline/contract`) and the migrations are TypeScript and are
+ * bundled in; every other package is left to Node to load from node_modules, as installed.
  * Run as `tsx api/src/buildServer.ts [outdir]`.
  */
 import { resolve } from 'node:path';
@@ -24,8 +24,8 @@ const packagesOutside: Plugin = {
 
 export async function buildServer(outdir = SERVER_DIST): Promise<void> {
   await build({
-    entryPoints: ['main', 'migrate', 'services/spreadsheets/xlsxWorker'].map((name) =>
-      resolve(API, 'src', `${name}.ts`),
+    entryPoints: ['main', 'migrate', 'services/spreadsheets/xlsxWorker', 'services/spreadsheets/xlsxExportWorker'].map(
+      (name) => resolve(API, 'src', `${name}.ts`),
     ),
     outdir,
     entryNames: '[name]',

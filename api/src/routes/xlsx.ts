@@ -2,7 +2,7 @@ import multer from '@koa/multer';
 import type Router from '@koa/router';
 import { ApiError, limitReached, requestSchema, XLSX_IMPORT_LIMITS } from '@topline/contract';
 import { csvFileName, csvLanguage, MONTHLY_VIEWS, monthlyCsv, snapshotGrid } from '@topline/engine';
-import { exportXlsx, snapshotSheets } from '@topline/engine/export';
+import { snapshotSheets } from '@topline/engine/export';
 import type { Next } from 'koa';
 import type { Services } from '../deps';
 import { type AppContext, type AppState, currentUser } from '../http/context';
@@ -13,6 +13,7 @@ import { parseInput } from '../http/validate';
 import { type PlanAccess, requireScope } from '../services/access/access';
 import { ImportSlots } from '../services/spreadsheets/importSlots';
 import { cellErrors, planXlsx, saveActualInputs, uploadedSheets } from '../services/spreadsheets/xlsx';
+import { xlsxOffThread } from '../services/spreadsheets/xlsxExport';
 import { planOfRecord, snapshotWorkbook } from '../services/workbooks/planOfRecord';
 import { caseIndexOf, compiledPlan, type ScreenContext } from '../services/workbooks/screens';
 
@@ -137,6 +138,6 @@ async function snapshotVarianceXlsx(s: ScreenContext, id: number) {
   const found = await s.db('plan_snapshots').where({ plan_id: s.access.plan.id, id }).first('name');
   const workbook = compiled.workbook;
   const extraSheets = snapshotSheets(workbook, snapshot, String(found?.name ?? ''));
-  const bytes = await exportXlsx(workbook, { planId: s.access.plan.id, extraSheets });
+  const bytes = await xlsxOffThread(workbook, { planId: s.access.plan.id, extraSheets });
   return { bytes, caseNames: workbook.plan.cases.map((c) => c.case_name) };
 }

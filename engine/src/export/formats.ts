@@ -185,6 +185,16 @@ function dashboardFormats(c: CaseLayout): CellFormatOf {
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /**
+ * At least the length of `grouped.format(v)`: a minus, the integer digits (one more where rounding carries), their
+ * thousands separators, the point and two decimals.
+ */
+function widestText(v: number): number {
+  if (!Number.isFinite(v) || Math.abs(v) >= 1e15) return Number.POSITIVE_INFINITY;
+  const digits = String(Math.trunc(Math.abs(v)) + 1).length;
+  return (v < 0 ? 1 : 0) + digits + Math.floor((digits - 1) / 3) + 3;
+}
+
+/**
  * Column widths in characters, wide enough for each column's header and its largest formatted figure: the label
  * column fits its labels (capped), figure columns fit their numbers. User text counts as written, even when it looks
  * like a formula.
@@ -203,7 +213,12 @@ export function columnWidths(
       const v = userText ?? values[r]?.[c] ?? grid[r]?.[c] ?? null;
       const isFormula =
         userText === undefined && typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('=');
-      const text = typeof v === 'number' ? grouped.format(v) : v === null || isFormula ? '' : v;
+      if (typeof v === 'number') {
+        // Formatting is the costly part: only a number whose widest possible text is wider than the widest so far.
+        if (widestText(v) > chars) chars = Math.max(chars, grouped.format(v).length);
+        continue;
+      }
+      const text = v === null || isFormula ? '' : v;
       chars = Math.max(chars, text.length);
     }
     widths.push(c === 0 ? Math.min(48, Math.max(12, chars + 2)) : Math.min(24, Math.max(10, chars + 3)));

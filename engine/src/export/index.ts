@@ -16,7 +16,7 @@ export {
 } from './actualInputs';
 export { COMPARISON_SHEET, comparisonSheet, exportComparisonXlsx } from './comparisonSheet';
 export { type FormatKind, formatPattern, metricFormat } from './formats';
-export { type ExportSheetsOptions, exportSheets } from './linked';
+export { type ExportSheet, type ExportSheetsOptions, exportSheets } from './linked';
 export { ACTUAL_INPUTS_SHEET_ENDING, xlsxSheetName, xlsxSheetNames } from './sheetNames';
 export {
   type SheetsCell,

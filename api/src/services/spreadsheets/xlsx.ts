@@ -11,7 +11,6 @@ import {
   actualInputKeys,
   actualInputsSheetName,
   cellErrorText,
-  exportXlsx,
   PLAN_MARKER_SHEET,
   readActualInputs,
   type SheetValues,
@@ -23,20 +22,14 @@ import type { PlanAccess } from '../access/access';
 import { loadPlanFile } from '../plans/planFile';
 import { planWrite } from '../plans/planWrites';
 import { compiledPlan, type ScreenContext } from '../workbooks/screens';
+import { xlsxOffThread } from './xlsxExport';
 import { readXlsxOffThread, XlsxRefused } from './xlsxReader';
 
 /** The workbook of every case with live formulas, naming the plan in its hidden `Topline` sheet. */
 export async function planXlsx(s: ScreenContext): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
   const compiled = await compiledPlan(s);
-  return workbookXlsx(compiled.workbook, s.access.plan.id);
-}
-
-/** A plan's workbook as XLSX, live or built from a snapshot's plan file, and its case names for the file's name. */
-export async function workbookXlsx(
-  wb: PlanWorkbook,
-  planId: number,
-): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
-  const bytes = await exportXlsx(wb, { planId });
+  const wb = compiled.workbook;
+  const bytes = await xlsxOffThread(wb, { planId: s.access.plan.id });
   return { bytes, caseNames: wb.plan.cases.map((c) => c.case_name) };
 }
 

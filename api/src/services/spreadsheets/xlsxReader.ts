@@ -4,11 +4,10 @@
  * time. Whatever the file is, the thread that serves every other request only copies its bytes over and takes back
  * the few sheets the import reads, and what the reading took is freed with the worker.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Limit, type LimitName, XLSX_IMPORT_LIMITS } from '@topline/contract';
 import type { ActualCellError, SheetValues, XlsxBound, XlsxReadOptions } from '@topline/engine/export';
+import { workerBoot } from './workerBoot';
 
 export type WorkerAnswer =
   | { ok: true; sheets: SheetValues }
@@ -34,24 +33,7 @@ let live = 0;
 let started = 0;
 export const xlsxWorkers = (): { live: number; started: number } => ({ live, started });
 
-/**
- * How the worker starts. Built (`npm run build`), the server is JavaScript with the worker's own file beside it.
- * From source, the worker is TypeScript: it loads through tsx's loader, which `npm start` and the tests run under.
- */
-function workerBoot(): { script: string | URL; eval: boolean } {
-  if (import.meta.url.endsWith('.js')) return { script: new URL('./xlsxWorker.js', import.meta.url), eval: false };
-  const worker = new URL('./xlsxWorker.ts', import.meta.url).href;
-  // tsx's ESM API beside the CommonJS one `require` resolves (its export map has both); the CommonJS one cannot
-  // register the loader of a worker.
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const script = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(worker)}, ${JSON.stringify(worker)}));`;
-  return { script, eval: true };
-}
-const BOOT = workerBoot();
+const BOOT = workerBoot('xlsxWorker');
 
 /**
  * Reads the sheets named in `sheets` of an XLSX file on a worker thread, and those whose names end with one of

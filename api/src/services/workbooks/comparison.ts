@@ -4,7 +4,8 @@
  */
 import { asOfMonth, badRequest } from '@topline/contract';
 import { type ComparedSnapshot, caseComparison, EditError, revisionPreview } from '@topline/engine';
-import { exportComparisonXlsx } from '@topline/engine/export';
+import { comparisonSheet } from '@topline/engine/export';
+import { xlsxOffThread } from '../spreadsheets/xlsxExport';
 import { caseIndexOf, compiledPlan, type ScreenContext } from './screens';
 
 /** Every case's plan-year figures and its difference from the base case. */
@@ -20,7 +21,8 @@ export async function compareXlsx(
   snapshot?: ComparedSnapshot,
 ): Promise<{ bytes: Uint8Array; caseNames: string[] }> {
   const { workbook } = await compiledPlan(ctx);
-  const bytes = await exportComparisonXlsx(workbook, { planId: ctx.access.plan.id }, snapshot);
+  const extraSheets = [comparisonSheet(workbook, snapshot)];
+  const bytes = await xlsxOffThread(workbook, { planId: ctx.access.plan.id, extraSheets });
   return { bytes, caseNames: workbook.plan.cases.map((c) => c.case_name) };
 }
 

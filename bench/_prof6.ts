@@ -1,0 +1,10 @@
+import { PlanWorkbook } from '@topline/engine';
+import { exportXlsx } from '@topline/engine/export';
+import { planFileSchema } from '@topline/engine/schema';
+import { planAtLimits } from '../api/src/testing/atLimits';
+const full = planFileSchema.parse(planAtLimits(9));
+const wb = PlanWorkbook.build(full, { asOf: { year: 2026, month: 12 } });
+await exportXlsx(wb, { planId: 1 });
+const t = performance.now();
+const b = await exportXlsx(wb, { planId: 1 });
+console.log('export ms', performance.now() - t, b.length);
