@@ -119,7 +119,7 @@ describe('the built server', () => {
     expect(log).not.toMatch(/7,?654,?321/);
   }, 120_000);
 
-  it('reads an XLSX import on its worker thread, built beside the server', async () => {
+  it('writes an XLSX export and reads its import on their worker threads, built beside the server', async () => {
     const server = await started();
     const headers = { 'X-Requested-With': 'XMLHttpRequest' };
     const signin = await fetch(`${server.url}/api/v1/users/email-signin`, {
