@@ -9,6 +9,7 @@ import { PLAN_MONTHS, type PlanFile } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
 import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { columnIndex, quoteSheet } from './references';
+import type { ExportSheetSide } from './sheetValues';
 import type { ExportWorkbook } from './workbookData';
 
 export type CellFormula = { row: number; column: number; formula: string };
@@ -166,18 +167,6 @@ export function conditionalMonths(
     }
   }
   return { cells: out, added, act, sides };
-}
-
-/** The ACT and EST sides of an Actual sheet's conditional month cells. */
-export interface ExportSheetSide {
-  sheet: string;
-  act: Grid;
-  est: Grid;
-  /**
-   * The columns with conditional cells, each with its month's flag condition and whether the month is ACT at export;
-   * every other cell of such a column is copied into both sides.
-   */
-  columns: Map<number, { condition: string; act: boolean }>;
 }
 
 /**

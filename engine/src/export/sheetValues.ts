@@ -5,7 +5,6 @@
  */
 import type { Grid } from '../compile/index';
 import type { Value } from '../workbook';
-import type { ExportSheetSide } from './conditionalMonths';
 import type { CellFormatOf } from './formats';
 import type { UserTextOf } from './userText';
 
@@ -23,6 +22,18 @@ export interface ExportSheet {
   textOf: UserTextOf;
   frozenColumns: number;
   hidden?: boolean;
+}
+
+/** The ACT and EST sides of an Actual sheet's conditional month cells. */
+export interface ExportSheetSide {
+  sheet: string;
+  act: Grid;
+  est: Grid;
+  /**
+   * The columns with conditional cells, each with its month's flag condition and whether the month is ACT at export;
+   * every other cell of such a column is copied into both sides.
+   */
+  columns: Map<number, { condition: string; act: boolean }>;
 }
 
 const isFormula = (content: Grid[number][number]): content is string =>

@@ -4,7 +4,7 @@
  * reading through `saveActualInputs` too, so both answer the same changes and the same cell errors.
  */
 import { type ActualChangeAnswer, ApiError, conflict, limitReached, MAX_CASES } from '@topline/contract';
-import type { PlanEdit, PlanWorkbook } from '@topline/engine';
+import type { PlanEdit } from '@topline/engine';
 import {
   ACTUAL_INPUTS_SHEET_ENDING,
   type ActualInputsReading,
