@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber, formatPercent } from '../web/src/format/numbers';
 import { formatMetric } from '../web/src/screens/dashboard/metrics';
@@ -398,17 +398,39 @@ describe('working screens in headless Chromium', () => {
     await form.waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.querySelectorAll('[data-test="cost-items"] .ag-row').length === 1);
     await screenshot(page, 'screen-expenses-over-budget');
-    // A cheaper price brings the group back under budget; then the item is deleted.
+    // A cheaper price brings the group back under budget; then the item is deleted. The browser's workbook took the
+    // new item as the API saved it (its id, in place of the stand-in it showed): while the edit's answer is held, the
+    // screen shows the browser's recomputation, one item at the new price, and the plan file is never read again.
+    let planFileReads = 0;
+    const countReads = (request: Request) => {
+      if (request.method() === 'GET' && request.url().includes('/api/v1/business-plan/file')) planFileReads++;
+    };
+    page.on('request', countReads);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/v1/cost/edit', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Edit' }).click();
     await form.locator('input[name="price"]').fill('1000');
     const edited = page.waitForResponse((r) => r.url().includes('/cost/edit') && r.status() === 200);
     await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => summary.nth(1).textContent()).toBe('12,000');
+    expect(await page.locator('[data-test="cost-items"] .ag-row').count()).toBe(1);
+    release();
     await edited;
+    await page.unroute('**/api/v1/cost/edit');
     await page.waitForFunction(() => document.querySelector('[data-test="over-budget"]') === null);
     await page.locator('[data-test="cost-items"]').getByRole('button', { name: 'Delete' }).click();
     const deleted = page.waitForResponse((r) => r.url().includes('/cost/delete') && r.status() === 200);
     await page.locator('[data-test="confirm-ok"]').click();
     await deleted;
     await page.locator('[data-test="cost-items"]').getByText('No Rows To Show').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('request', countReads);
+    expect(planFileReads).toBe(0);
   }, 60_000);
 });

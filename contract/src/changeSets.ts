@@ -5,52 +5,104 @@
  * id; the engine names cases by their index in the workbook, which `engineEdits` maps.
  */
 import type { PlanEdit } from '@topline/engine';
-import type {
-  ActualKey,
-  CashInputs,
-  Comment,
-  CostItem,
-  DailyInputs,
-  GrowthModel,
-  PlanCaseInput,
-  YearKey,
+import {
+  ACTUAL_KEYS,
+  CASH_KEYS,
+  type CostItem,
+  caseSchema,
+  commentSchema,
+  DAILY_METRICS,
+  modelSchema,
+  YEAR_KEYS,
 } from '@topline/engine/schema';
-import { COST_ITEM_FIELDS, type CostItemFields } from './screens';
+import { z } from 'zod';
+import { COST_ITEM_FIELDS, type CostItemFields, costItemFields } from './screens';
 
-type Values<K extends string> = { [Key in K]?: number | null };
+/** Some of the keys' values: a number, or null to clear it. */
+const valuesOf = <K extends string>(keys: readonly K[]) =>
+  z.strictObject(
+    Object.fromEntries(keys.map((key) => [key, z.number().nullable().optional()])) as Record<
+      K,
+      z.ZodOptional<z.ZodNullable<z.ZodNumber>>
+    >,
+  );
 
-export type PlanChange =
-  | { type: 'year'; caseId: number; year: number; key: YearKey; value: number | null }
-  | { type: 'caseRate'; caseId: number; value: number }
-  | { type: 'caseName'; caseId: number; value: string }
-  | { type: 'model'; caseId: number; model: GrowthModel }
-  | { type: 'cash'; caseId: number; month: number; values: Values<keyof CashInputs & string> }
+const caseId = z.number().int();
+
+/** One change of a change set, as the API writes it and answers it (`plan_changes`). */
+export const planChange = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('year'),
+    caseId,
+    year: z.number().int(),
+    key: z.enum(YEAR_KEYS),
+    value: z.number().nullable(),
+  }),
+  z.object({ type: z.literal('caseRate'), caseId, value: z.number() }),
+  z.object({ type: z.literal('caseName'), caseId, value: z.string() }),
+  z.object({ type: z.literal('model'), caseId, model: modelSchema }),
+  z.object({ type: z.literal('cash'), caseId, month: z.number().int(), values: valuesOf(CASH_KEYS) }),
   /** A month of actuals: its values (null clears one), and the month marked ACT. */
-  | { type: 'actual'; caseId: number; month: number; values: Values<ActualKey> }
-  | { type: 'comment'; caseId: number; comment: Comment }
+  z.object({ type: z.literal('actual'), caseId, month: z.number().int(), values: valuesOf(ACTUAL_KEYS) }),
+  z.object({ type: z.literal('comment'), caseId, comment: commentSchema }),
   /** A daily entry belongs to the plan: every case reads it. */
-  | { type: 'daily'; date: string; metric: keyof DailyInputs; value: number | null }
+  z.object({ type: z.literal('daily'), date: z.string(), metric: z.enum(DAILY_METRICS), value: z.number().nullable() }),
   /**
    * A cost item saved whole: a new one (`costId` null until the API's insert gives it one), or one replacing the
    * version of it the caller read (`itemVersion`), which is refused when someone saved it since.
    */
-  | { type: 'costItem'; caseId: number; costId: number | null; item: CostItemFields; itemVersion?: number }
-  | { type: 'deleteCostItem'; caseId: number; costId: number }
+  z.object({
+    type: z.literal('costItem'),
+    caseId,
+    costId: z.number().int().nullable(),
+    item: costItemFields,
+    itemVersion: z.number().int().optional(),
+  }),
+  z.object({ type: z.literal('deleteCostItem'), caseId, costId: z.number().int() }),
   /** A month of actuals returned to the forecast (EST); its entered values stay. */
-  | { type: 'reverse'; caseId: number; month: number }
+  z.object({ type: z.literal('reverse'), caseId, month: z.number().int() }),
   /**
    * A year's budget revised from its latest actual month `month` (MODEL.md section 6), which the API finds under the
    * plan's lock (the browser's preview leaves it to the engine).
    */
-  | { type: 'revise'; caseId: number; year: number; pattern: 'upward' | 'downward'; month?: number }
+  z.object({
+    type: z.literal('revise'),
+    caseId,
+    year: z.number().int(),
+    pattern: z.enum(['upward', 'downward']),
+    month: z.number().int().optional(),
+  }),
   /**
    * A case added after the plan's others (`caseId` null until the API's insert numbers it), with what it starts with:
    * its name, rate and growth model, and the plan's daily entries, which every case reads.
    */
-  | { type: 'addCase'; caseId: number | null; case: PlanCaseInput }
-  | { type: 'deleteCase'; caseId: number }
+  z.object({ type: z.literal('addCase'), caseId: caseId.nullable(), case: caseSchema }),
+  z.object({ type: z.literal('deleteCase'), caseId }),
   /** The plan's own fields that the workbook reads: its name and its first month. */
-  | { type: 'plan'; values: { business_plan_name?: string; start_year?: number; start_month?: number } };
+  z.object({
+    type: z.literal('plan'),
+    values: z.strictObject({
+      business_plan_name: z.string().optional(),
+      start_year: z.number().int().optional(),
+      start_month: z.number().int().optional(),
+    }),
+  }),
+]);
+export type PlanChange = z.input<typeof planChange>;
+
+/**
+ * The field of a write's answer that holds the change set it wrote, beside the route's own fields: the browser's
+ * workbook follows the write by applying it (`engineEdits`), as the API's cached workbook does.
+ */
+export const PLAN_CHANGES_FIELD = 'plan_changes';
+export const planChangesAnswer = z.array(planChange);
+
+/** The change set a write's answer carries, or undefined when it carries none (or not one this contract reads). */
+export function planChangesIn(answer: unknown): PlanChange[] | undefined {
+  if (typeof answer !== 'object' || answer === null || !(PLAN_CHANGES_FIELD in answer)) return undefined;
+  const parsed = planChangesAnswer.safeParse((answer as Record<string, unknown>)[PLAN_CHANGES_FIELD]);
+  return parsed.success ? (parsed.data as PlanChange[]) : undefined;
+}
 
 /** The stored fields of a cost item (the request may carry more). */
 export const costFieldsOf = (item: CostItemFields): CostItemFields =>

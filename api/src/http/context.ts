@@ -1,3 +1,4 @@
+import type { PlanChange } from '@topline/contract';
 import type { ParameterizedContext } from 'koa';
 import type { UserRow } from '../services/accounts/users';
 
@@ -5,6 +6,11 @@ export interface AppState {
   user?: UserRow;
   /** A verified token's claims, for routes that load the user together with the plan. */
   claims?: { userId: number; tokenVersion: number };
+  /**
+   * The change sets this request's plan writes committed, in order, which its answer carries (`plan_changes`); null
+   * once one of them committed a change that is no change set (a restore), and the answer carries none.
+   */
+  planChanges?: PlanChange[] | null;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -13,7 +13,9 @@ import {
   idempotencyKeyOf,
   type Needs,
   noPermission,
+  PLAN_CHANGES_FIELD,
   PLAN_VERSION_HEADER,
+  type PlanChange,
   type RouteName,
   requestSchema,
   routes,
@@ -126,12 +128,23 @@ export function handle<N extends RouteName>(
     } finally {
       if (changesAccess) services.accessCache.invalidate();
     }
-    if (answer !== undefined) ctx.body = route.answer.parse(answer);
+    if (answer !== undefined) ctx.body = withPlanChanges(route.answer.parse(answer), ctx.state.planChanges);
     if (keyed) await keep(services, ctx, keyed);
   };
 
   const method = route.method === 'GET' ? 'get' : 'post';
   router[method](route.path, ...auth, ...(options.before ?? []), run);
+}
+
+/**
+ * A write's answer with the change sets it committed (`plan_changes`, the contract's `PLAN_CHANGES_FIELD`), beside the
+ * route's own fields, so that the browser's workbook follows the write as the API's does. A write that committed a
+ * change the contract writes no change set of (a restore, an import that empties a month) carries none, and the
+ * browser reads the plan file again.
+ */
+function withPlanChanges(answer: unknown, changes: PlanChange[] | null | undefined): unknown {
+  if (!changes || typeof answer !== 'object' || answer === null || Array.isArray(answer)) return answer;
+  return { ...answer, [PLAN_CHANGES_FIELD]: changes };
 }
 
 /** Keeps a keyed write's answer for its retries: its JSON body (not a file) and the plan version it made. */

@@ -1,12 +1,13 @@
 /**
  * A write is stored as rows (the SQL of its service) and followed by the cached workbook as engine edits (the
  * contract's request-to-edit functions). The two must agree: after any sequence of writes, the workbook the cache
- * edited in place answers what a workbook built afresh from the stored inputs answers. Random sequences of every kind
+ * edited in place answers what a workbook built afresh from the stored inputs answers, and so does a workbook that
+ * followed each write's answer as the browser's does (its `plan_changes`, through `engineEdits`). Random sequences of every kind
  * of edit, over HTTP, on every fixture plan; a write the API refuses (a reverse of a month without actuals, a
  * revision without actuals) must leave both sides as they were.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { asOfMonth, COST_ITEM_TITLES } from '@topline/contract';
+import { asOfMonth, COST_ITEM_TITLES, caseIdsAfter, engineEdits, planChangesIn } from '@topline/contract';
 import { MODEL_NAMES, PlanWorkbook } from '@topline/engine';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,8 +127,14 @@ async function planRow(planId: number): Promise<PlanRow> {
   return plan;
 }
 
-/** The cached workbook (followed by edits) against one built afresh from the stored inputs. */
-async function expectCachedEqualsBuilt(planId: number): Promise<void> {
+/** A workbook that follows the plan as the browser's does: built from the plan file, then by the answers' change sets. */
+interface Follower {
+  workbook: PlanWorkbook;
+  caseIds: number[];
+}
+
+/** The cached workbook and the browser's (both followed by edits) against one built afresh from the stored inputs. */
+async function expectFollowersEqualBuilt(planId: number, browser: Follower): Promise<void> {
   const plan = await planRow(planId);
   const cached = await api.workbooks.get(api.db, plan, asOf);
   expect(cached.version).toBe(Number(plan.version));
@@ -135,11 +142,15 @@ async function expectCachedEqualsBuilt(planId: number): Promise<void> {
   const built = PlanWorkbook.build(loaded.file, { asOf });
   try {
     expect(cached.caseIds).toEqual(loaded.caseIds);
-    for (let c = 0; c < loaded.caseIds.length; c++) {
-      expect(cached.workbook.annualPl(c)).toEqual(built.annualPl(c));
-      for (let y = 1; y <= 2; y++) expect(cached.workbook.monthlyPl(c, y)).toEqual(built.monthlyPl(c, y));
-      expect(cached.workbook.kpi(c)).toEqual(built.kpi(c));
-      expect(cached.workbook.dashboard(c)).toEqual(built.dashboard(c));
+    expect(browser.caseIds).toEqual(loaded.caseIds);
+    for (const follower of [cached.workbook, browser.workbook]) {
+      for (let c = 0; c < loaded.caseIds.length; c++) {
+        expect(follower.annualPl(c)).toEqual(built.annualPl(c));
+        for (let y = 1; y <= 2; y++) expect(follower.monthlyPl(c, y)).toEqual(built.monthlyPl(c, y));
+        expect(follower.kpi(c)).toEqual(built.kpi(c));
+        expect(follower.dashboard(c)).toEqual(built.dashboard(c));
+        expect(follower.costs(c)).toEqual(built.costs(c));
+      }
     }
   } finally {
     built.destroy();
@@ -148,7 +159,7 @@ async function expectCachedEqualsBuilt(planId: number): Promise<void> {
 
 describe('a write as rows and as engine edits', () => {
   it.each(fixtures)(
-    'leaves the edited workbook equal to one built from the stored inputs, on %s',
+    'leaves the workbooks that follow the writes (the API’s and the browser’s) equal to one built from the stored inputs, on %s',
     async (fixture) => {
       const file = JSON.parse(readFileSync(new URL(fixture, fixturesDir), 'utf8'));
       const { token } = await api.user(`change-sets-${fixture.replace(/\.json$/, '')}@example.com`, 'team');
@@ -166,6 +177,11 @@ describe('a write as rows and as engine edits', () => {
             expect((await api.call('GET', '/pl/retrieve', { token, query: { business_plan_id: planId } })).status).toBe(
               200,
             );
+            const file = await api.call('GET', '/business-plan/file', { token, query: { business_plan_id: planId } });
+            const browser: Follower = {
+              workbook: PlanWorkbook.build(file.body.data.plan, { asOf }),
+              caseIds: file.body.data.case_ids,
+            };
             const before = { ...api.workbooks.stats };
             let applied = 0;
             for (const write of sequence) {
@@ -187,9 +203,16 @@ describe('a write as rows and as engine edits', () => {
               // A refusal (a month without actuals to reverse, a year without actuals to revise, a fourth case or
               // the last one deleted) writes nothing.
               expect([200, 400], `${write.path} ${answer.text}`).toContain(answer.status);
-              if (answer.status === 200) applied++;
+              if (answer.status !== 200) continue;
+              applied++;
+              // The answer carries the change set the write stored; the browser's workbook follows it.
+              const changes = planChangesIn(answer.body);
+              expect(changes, `${write.path} answers its change set`).toBeDefined();
+              browser.workbook.apply(engineEdits(changes ?? [], browser.caseIds));
+              browser.caseIds = caseIdsAfter(changes ?? [], browser.caseIds);
             }
-            await expectCachedEqualsBuilt(planId);
+            await expectFollowersEqualBuilt(planId, browser);
+            browser.workbook.destroy();
             // Followed by edits, not by reading the plan afresh: the agreement above is the edits' own.
             const stats = api.workbooks.stats;
             expect({

@@ -24,6 +24,8 @@ import {
   type PathsOf,
   PLAN_ID_HEADER,
   PLAN_VERSION_HEADER,
+  type PlanChange,
+  planChangesIn,
   type RequestOf,
   type RouteAt,
   type RouteName,
@@ -96,6 +98,8 @@ export interface ApiResponse<N extends RouteName> {
   body: AnswerOf<N>;
   /** The plan version the answer names (`Plan-Version`): for a write, the version it made. */
   version?: number;
+  /** For a write to a plan's inputs, the change set it wrote (`plan_changes`), when its answer carries one. */
+  changes?: PlanChange[];
 }
 
 export interface CallOptions {
@@ -282,11 +286,13 @@ async function send<N extends RouteName>(
     planVersions.set(planId, version);
   }
   const record = isRecord(body) ? body : {};
+  const changes = method === 'POST' ? planChangesIn(body) : undefined;
   return {
     status: response.status,
     data: ('data' in record ? record.data : body) as DataOf<N>,
     body: body as AnswerOf<N>,
     ...(Number.isSafeInteger(version) && version > 0 ? { version } : {}),
+    ...(changes ? { changes } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
  * reached into a screen they may edit, or a view that reads the plan file), never on the way to a screen's first
  * paint; until then the screens show the API's answers, and an edit is saved and answered as without the engine.
  */
-import { asOfMonth } from '@topline/contract';
+import { asOfMonth, caseIdsAfter, engineEdits, type PlanChange } from '@topline/contract';
 import type { ExplainRequest, Explanation, PlanEdit, PlanWorkbook } from '@topline/engine';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/client';
@@ -66,21 +66,73 @@ export async function resyncEngine(planId: string, force = false): Promise<void>
   notify();
 }
 
+/** What a save's answer says of the plan: the version it made and the change set it wrote (`plan_changes`). */
+export interface SavedAnswer {
+  version?: number | undefined;
+  changes?: readonly PlanChange[] | undefined;
+}
+
 /**
- * Follows a save whose edits the browser's workbook already holds, applied as the API applies them (the contract's
- * request-to-edit functions): when the API answers the next version of the one the workbook is at, the workbook is at
- * that version now, and no plan file is read. Otherwise (another write came between, the answer came out of order, or
- * the edits were not applied here) the plan file is read again.
+ * How the browser's workbook stands to a save: `applied`, it holds the save's edits already (applied at once from the
+ * same request, by the contract's request-to-edit functions); `preview`, those edits, to be checked against the
+ * answer's change set; `undo`, edits that take back a preview the answer differs from (a new cost item under a
+ * stand-in id). With none of them the workbook does not hold the save yet.
  */
-export async function followSave(planId: string, version: number | undefined, applied: boolean): Promise<void> {
+export interface LocalPreview {
+  applied: boolean;
+  preview?: readonly PlanEdit[];
+  undo?: readonly PlanEdit[];
+}
+
+/** Two lists of edits alike, whatever the order of their objects' keys. */
+function sameEdits(a: readonly PlanEdit[], b: readonly PlanEdit[]): boolean {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([, v]) => v !== undefined)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([k, v]) => [k, canonical(v)]),
+          )
+        : value;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/**
+ * Follows a save as the API's cached workbook does: when the API answers the next version of the one the workbook is
+ * at, the workbook takes the answer's change set (`plan_changes`, through the contract's `engineEdits`), or keeps the
+ * same edits it applied at once, and is at that version; no plan file is read. Otherwise (another write came between,
+ * the answer came out of order or carries no change set, a preview differs from what the API wrote and cannot be
+ * taken back, or the engine refuses an edit) the plan file is read again.
+ */
+export async function followSave(planId: string, answer: SavedAnswer, local: LocalPreview): Promise<void> {
   const entry = sessions.get(planId);
   if (!entry) return;
   const current = await entry;
-  if (applied && current && version !== undefined && version === current.version + 1) {
-    current.version = version;
+  const { version, changes } = answer;
+  if (!current || version === undefined || version !== current.version + 1) return resyncEngine(planId);
+  if (!changes) {
+    // An answer without a change set: only a workbook that holds the save's edits already is at the new version.
+    if (local.applied && !local.undo) current.version = version;
+    else await resyncEngine(planId);
     return;
   }
-  await resyncEngine(planId);
+  const written = engineEdits(changes, current.caseIds);
+  let edits: readonly PlanEdit[];
+  if (!local.applied) edits = written;
+  else if (!local.preview || sameEdits(local.preview, written)) edits = [];
+  else if (local.undo) edits = [...local.undo, ...written];
+  else return resyncEngine(planId);
+  if (edits.some((edit) => 'caseIndex' in edit && edit.caseIndex < 0)) return resyncEngine(planId, true);
+  try {
+    if (edits.length > 0) current.workbook.apply([...edits]);
+  } catch {
+    return resyncEngine(planId, true);
+  }
+  current.version = version;
+  current.caseIds = caseIdsAfter(changes, current.caseIds);
 }
 
 /**

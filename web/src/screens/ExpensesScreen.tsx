@@ -83,11 +83,14 @@ export default function ExpensesScreen() {
   const saveItem = async (draft: CostItemDraft) => {
     const { cost_id: costId, ...fields } = draft;
     if (costId === undefined) {
-      // The browser shows a new item under a stand-in id until the saved answer (with the API's id) is read.
+      // The browser shows a new item under a stand-in id until the saved answer (with the API's id) replaces it.
+      const standIn = `new-${Date.now()}`;
       await edit(
-        (ids) => engineEdits(costItemChanges(caseId, null, fields), ids, `new-${Date.now()}`),
+        (ids) => engineEdits(costItemChanges(caseId, null, fields), ids, standIn),
         () => api.post('/cost/create', { business_plan_id: planId, case_id: caseId, year, item: fields }),
-        { provisional: true },
+        {
+          provisional: { undo: (ids) => [{ type: 'deleteCostItem', caseIndex: ids.indexOf(caseId), costId: standIn }] },
+        },
       );
       return;
     }

@@ -12,7 +12,7 @@ import { canEdit, levelOf } from '../plan/access';
 import { download, useRetrieve } from '../plan/answers';
 import { caseLabel } from '../plan/caseNames';
 import { useCurrentCase } from '../plan/currentCase';
-import { type EngineSession, resyncEngine } from '../plan/engineSession';
+import { type EngineSession, followSave, resyncEngine, type SavedAnswer } from '../plan/engineSession';
 import { useLiveAnswer } from '../plan/live';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
@@ -187,17 +187,21 @@ export default function PlScreen() {
         onSelect={setChosen}
         editable={editable}
         onAdd={async (name, rate) => {
+          let saved: SavedAnswer | undefined;
           try {
             const answer = await api.post('/case/create', {
               business_plan_id: planId,
               case_name: name,
               case_rate: rate,
             });
+            saved = answer;
             setChosen(answer.data.new_case_id);
           } finally {
             await live.reload();
             await afterPlanChange();
-            void resyncEngine(String(planId));
+            // The workbook adds the case as the answer's change set has it (its id included).
+            if (saved) void followSave(String(planId), saved, { applied: false });
+            else void resyncEngine(String(planId));
           }
         }}
         onRename={async (caseId, name) => {

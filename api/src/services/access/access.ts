@@ -11,6 +11,7 @@ import {
   type Operation,
   ownedPlanLimit,
   ownerOnly,
+  type PlanChange,
   type Roles,
   type Scope,
   tierLock,
@@ -43,9 +44,13 @@ export interface PlanRow {
 
 /**
  * The engine edits that a committed write made, given the cached workbook's case ids (index -> id); with
- * `caseIdsAfter` when the write adds or deletes cases (the ids once its edits are applied).
+ * `caseIdsAfter` when the write adds or deletes cases (the ids once its edits are applied), and `changes` when the
+ * edits are a change set's (which the write's answer then carries).
  */
-export type EditsFor = ((caseIds: number[]) => PlanEdit[]) & { caseIdsAfter?: (caseIds: number[]) => number[] };
+export type EditsFor = ((caseIds: number[]) => PlanEdit[]) & {
+  caseIdsAfter?: (caseIds: number[]) => number[];
+  changes?: readonly PlanChange[];
+};
 
 export interface PlanAccess {
   plan: AccessPlan;

@@ -11,8 +11,9 @@ import { lockedCaseIds, planWrite } from './planWrites';
 
 /**
  * Writes a change set in one plan write: `build` makes it under the plan's lock (it may read, and refuse), its rows are
- * written, the plan's version bumped, and the cached workbook follows it by its engine edits. Answers the change set
- * as written: a new cost item with the id its row was given.
+ * written, the plan's version bumped, and the cached workbook follows it by its engine edits; the request's answer
+ * carries it (`plan_changes`), for the browser's workbook to follow it too. Answers the change set as written: a new
+ * cost item with the id its row was given.
  * @throws ApiError 404 when a change names a case or a cost item that is not the plan's; 409 when a cost item changed
  * since the version its change names; whatever `build` throws; as `planWrite`
  */
@@ -30,6 +31,7 @@ export function writePlanChanges(
     (changes) =>
       Object.assign((ids: number[]) => engineEdits(changes, ids), {
         caseIdsAfter: (ids: number[]) => caseIdsAfter(changes, ids),
+        changes,
       }),
   );
 }

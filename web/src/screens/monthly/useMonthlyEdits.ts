@@ -17,7 +17,14 @@ import type { GridColumn, ViewName } from '@topline/engine';
 import { calendarOf, isoMonth } from '@topline/engine/calendar';
 import { type RefObject, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, fieldErrorsOf } from '../../api/client';
-import { applyLocal, caseIndexIn, type EngineSession, followSave, resyncEngine } from '../../plan/engineSession';
+import {
+  applyLocal,
+  caseIndexIn,
+  type EngineSession,
+  followSave,
+  resyncEngine,
+  type SavedAnswer,
+} from '../../plan/engineSession';
 import type { GridActions } from './gridCells';
 import type { MonthlyGridHandle } from './MonthlyGrid';
 import { commentSection, isActualKey, isCashKey, type ScreenView, type Section } from './model';
@@ -114,10 +121,10 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
   );
   /** After a save the API took: its answer replaces the local columns, and the workbook follows it (`followSave`). */
   const saved = useCallback(
-    async (version: number | undefined, applied: boolean) => {
+    async (answer: SavedAnswer, applied: boolean) => {
       await reloadAnswer();
       setLocal(null);
-      void followSave(String(planId), version, applied);
+      void followSave(String(planId), answer, { applied });
     },
     [reloadAnswer, planId, setLocal],
   );
@@ -153,13 +160,12 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       }
       const { cash, actuals } = requestsOf(column.t, caseId, values);
       const applied = !unapplied.current.has(index);
-      let version: number | undefined;
+      let answer: SavedAnswer;
       try {
-        const answer =
+        answer =
           view === 'estimate'
             ? await api.post('/pl/monthly/cashflow/edit', cash)
             : await api.post('/pl/monthly/edit', actuals);
-        version = answer.version;
       } catch (error) {
         const fields = Object.entries(fieldErrorsOf(error)).filter(([key]) => key in values);
         if (fields.length > 0) {
@@ -173,7 +179,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       }
       stopEditing(index);
       input.clearColumn(column.column);
-      await saved(version, applied);
+      await saved(answer, applied);
     },
     [columns, caseId, view, requestsOf, reload, saved, stopEditing, input],
   );
@@ -332,7 +338,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       try {
         const answer = await api.post('/pl/monthly/adjust/edit', request);
         onSaved();
-        await saved(answer.version, applied);
+        await saved(answer, applied);
       } catch {
         await reload(true);
       }
@@ -356,7 +362,7 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
       const applied = engine !== null && applyLocal(engine, commentEdits(request, engine.caseIds));
       try {
         const answer = await api.post('/pl/monthly/comment/edit', request);
-        await saved(answer.version, applied);
+        await saved(answer, applied);
       } catch (error) {
         await reload(true);
         throw error;
