@@ -10,6 +10,7 @@ import { formatNumber } from '../format/numbers';
 import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
 import { useRetrieve } from '../plan/answers';
+import { followSave } from '../plan/engineSession';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
 import { useScreenReady } from './common/ui';
@@ -97,7 +98,14 @@ export default function HomeScreen() {
     const value = Number(inputs[kind]);
     if (inputs[kind] === '' || !Number.isFinite(value)) return;
     try {
-      await api.post('/home/edit', { business_plan_id: planId, kpi_title: kind, value, date: localDay(new Date()) });
+      const answer = await api.post('/home/edit', {
+        business_plan_id: planId,
+        kpi_title: kind,
+        value,
+        date: localDay(new Date()),
+      });
+      // The browser's workbook, when built, takes the entry as the API stored it.
+      void followSave(String(planId), answer, { applied: false });
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.home.recorded') });
       setInputs({ ...inputs, [kind]: '' });
       await home.reload();

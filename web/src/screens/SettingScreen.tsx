@@ -6,6 +6,7 @@ import { api } from '../api/client';
 import { acceptIcon } from '../lib/icon';
 import { usePlanIcon } from '../lib/planIcon';
 import { useNotice } from '../notices';
+import { followSave } from '../plan/engineSession';
 import { useSession } from '../session';
 import { useShell } from '../shell/ShellContext';
 import { Confirm, useScreenReady } from './common/ui';
@@ -73,7 +74,8 @@ export default function SettingScreen() {
     if (icon) form.set('business_plan_icon', icon, icon.name);
     setSaving(true);
     try {
-      await api.post('/business-plan/edit', form);
+      const answer = await api.post('/business-plan/edit', form);
+      void followSave(String(planId), answer, { applied: false });
       notice({ kind: 'success', title: t('ws.common.saved'), message: t('ws.setting.planUpdated') });
       setIcon(null);
       await refresh();

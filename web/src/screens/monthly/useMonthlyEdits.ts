@@ -218,8 +218,8 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
   // The grid's actions stay the same object across renders (so the grid keeps its columns); they read the latest state.
   const state = useRef({ columns, year, engine, caseId, planId, view, template, local, serverColumns });
   state.current = { columns, year, engine, caseId, planId, view, template, local, serverColumns };
-  const latest = useRef({ recompute, recomputeValues, reload, saveColumn, requestsOf, input });
-  latest.current = { recompute, recomputeValues, reload, saveColumn, requestsOf, input };
+  const latest = useRef({ recompute, recomputeValues, reload, saved, saveColumn, requestsOf, input });
+  latest.current = { recompute, recomputeValues, reload, saved, saveColumn, requestsOf, input };
 
   // The workbook came after values were typed (it is built on demand): they go into it now, as typing would have put
   // them, and the grid shows them recomputed; the save then follows the workbook rather than reading the plan file.
@@ -263,13 +263,15 @@ export function useMonthlyEdits(input: MonthlyEditsInput) {
         const column = columns[index];
         if (!column?.t) return;
         const request = { business_plan_id: planId, year, month: monthOf(column.t, year) };
-        if (engine && caseId !== undefined && applyLocal(engine, reverseEdits(request, [caseId], engine.caseIds))) {
-          recompute();
-        }
+        const applied =
+          engine !== null &&
+          caseId !== undefined &&
+          applyLocal(engine, reverseEdits(request, [caseId], engine.caseIds));
+        if (applied) recompute();
         stopEditing(index);
         void api
           .post('/pl/monthly/reverse', request)
-          .then(() => reload())
+          .then((answer) => latest.current.saved(answer, applied))
           .catch(() => reload(true));
       },
       comment: (index) => latest.current.input.openMemo(index),
