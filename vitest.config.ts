@@ -34,7 +34,7 @@ const timed = [
   'api/src/durability.test.ts',
   'api/src/loadBalancer.test.ts',
   'api/src/routes/throttle.test.ts',
-  'api/src/routes/xlsxLoad.test.ts',
+  'api/src/routes/tenantLoad.test.ts',
   'api/src/testing/atLimits.test.ts',
 ];
 const browser = 'e2e/**/*.test.ts';

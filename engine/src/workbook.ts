@@ -68,11 +68,39 @@ export class PlanWorkbook implements WorkbookFigures {
    * @throws {PlanFileError} when the plan file cannot be read even so, naming each field.
    */
   static build(input: unknown, options: Partial<CompileOptions> = {}): PlanWorkbook {
-    const { plan, refused } = salvagePlanFile(input);
-    const now = new Date();
-    const opts: CompileOptions = { asOf: options.asOf ?? { year: now.getFullYear(), month: now.getMonth() + 1 } };
-    const compiled = compilePlan(plan, opts);
+    const { plan, refused, opts, compiled } = prepare(input, options);
     return new PlanWorkbook(buildHyperFormula(compiled), { compiled, plan }, opts, refused);
+  }
+
+  /**
+   * `build` in steps, giving the thread back between them (`pause`, after each sheet's cells are read in, and before
+   * the one recalculation): a server builds a large plan without holding every other request for the whole build.
+   * The workbook is the one `build` makes, cell for cell.
+   * @throws {PlanFileError} as `build`
+   */
+  static async buildInSteps(
+    input: unknown,
+    options: Partial<CompileOptions> = {},
+    pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  ): Promise<PlanWorkbook> {
+    const { plan, refused, opts, compiled } = prepare(input, options);
+    await pause();
+    const hf = HyperFormula.buildEmpty(HYPERFORMULA_CONFIG);
+    try {
+      hf.suspendEvaluation();
+      const sheets = Object.entries(compiled.sheets);
+      for (const [name] of sheets) hf.addSheet(name);
+      for (const { name, expression } of compiled.names) hf.addNamedExpression(name, expression);
+      for (const [name, grid] of sheets) {
+        hf.setSheetContent(hf.getSheetId(name) ?? -1, grid as RawCellContent[][]);
+        await pause();
+      }
+      hf.resumeEvaluation();
+    } catch (error) {
+      hf.destroy();
+      throw error;
+    }
+    return new PlanWorkbook(hf, { compiled, plan }, opts, refused);
   }
 
   /** The plan's inputs as they stand now (a plan file). */
@@ -346,6 +374,14 @@ function setPaths(edit: PlanEdit): string[] {
     default:
       return [];
   }
+}
+
+/** The plan file read (with what its bounds refused), the build's options and the plan compiled. */
+function prepare(input: unknown, options: Partial<CompileOptions>) {
+  const { plan, refused } = salvagePlanFile(input);
+  const now = new Date();
+  const opts: CompileOptions = { asOf: options.asOf ?? { year: now.getFullYear(), month: now.getMonth() + 1 } };
+  return { plan, refused, opts, compiled: compilePlan(plan, opts) };
 }
 
 /** A HyperFormula workbook of compiled sheets and names, built in one `buildFromSheets` call. */

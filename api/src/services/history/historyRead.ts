@@ -14,10 +14,10 @@ import {
   noPermission,
   notFound,
 } from '@topline/contract';
-import { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../../db';
 import { type AccessPlan, levelFor, PLAN_COLUMNS, type PlanAccess } from '../access/access';
 import { type PlanRows, planFileOf, readPlanRows } from '../plans/planFile';
+import { buildWorkbook } from '../workbooks/build';
 import { caseIdOf, entriesOf, ITEM_COUNT_SQL, itemsOf } from './historyItems';
 import {
   changeOf,
@@ -179,7 +179,7 @@ async function pointAt(db: Db, planId: number, at: number, today: Date): Promise
   const change = await changeOf(db, planId, at);
   const { plan, rows } = await rowsAt(db, planId, at);
   const loaded = planFileOf(plan as unknown as AccessPlan, rows);
-  const workbook = PlanWorkbook.build(loaded.file, { asOf: asOfMonth(today) });
+  const workbook = await buildWorkbook(loaded.file, asOfMonth(today));
   try {
     return {
       at,

@@ -8,13 +8,14 @@ import { asOfMonth, conflict, notFound } from '@topline/contract';
 import {
   type ComparedSnapshot,
   type PlanOfRecord,
-  PlanWorkbook,
+  type PlanWorkbook,
   snapshotCaseIndex,
   snapshotMismatch,
 } from '@topline/engine';
 import type { Db } from '../../db';
 import { type PlanAccess, requireScope } from '../access/access';
 import { snapshotPlanFile } from '../history/snapshots';
+import { buildWorkbook } from './build';
 import type { CompiledPlan } from './workbooks';
 
 /** Built snapshot workbooks kept per database, the most recently used last. */
@@ -61,7 +62,7 @@ async function builtSnapshot(db: Db, access: PlanAccess, id: number, today: Date
     kept.set(key, cached);
     return cached;
   }
-  const workbook = PlanWorkbook.build(await snapshotPlanFile(db, access, id), { asOf });
+  const workbook = await buildWorkbook(await snapshotPlanFile(db, access, id), asOf);
   kept.set(key, workbook);
   for (const old of kept.keys()) {
     if (kept.size <= KEPT) break;

@@ -1,9 +1,10 @@
 import { notFound } from '@topline/contract';
-import { PlanWorkbook } from '@topline/engine';
+import type { PlanWorkbook } from '@topline/engine';
 import type { Db } from '../../db';
 import type { CachedAnswer } from '../../http/cachedAnswer';
 import { type AccessPlan, type EditsFor, PLAN_COLUMNS } from '../access/access';
 import { type LoadedPlan, loadPlanFile } from '../plans/planFile';
+import { buildWorkbook } from './build';
 
 /**
  * One version of a plan's workbook. Edits are applied to the workbook in place and give a new `CompiledPlan` (same
@@ -78,7 +79,7 @@ export class WorkbookCache {
   async get(db: Db, plan: Pick<AccessPlan, 'id' | 'version'>, asOf: Month): Promise<CompiledPlan> {
     const entry = this.entryFor(plan.id, asOf);
     // A read as of an earlier month than the cached one (a clock at the turn of a month): a workbook of its own.
-    if (!entry) return this.compiled(await this.read(db, plan.id), asOf);
+    if (!entry) return await this.compiled(await this.read(db, plan.id), asOf);
     const cached = this.atLeast(entry, plan.version);
     if (cached) return cached;
     // A reload in flight may have read the database before this version was committed; one started now cannot have.
@@ -178,15 +179,21 @@ export class WorkbookCache {
   private reload(db: Db, entry: Entry): Promise<CompiledPlan> {
     if (entry.building) return entry.building;
     const building: Promise<CompiledPlan> = this.read(db, entry.planId).then(
-      (loaded) => {
-        if (entry.building === building) entry.building = undefined;
-        const ready = entry.ready;
-        // Edits applied meanwhile may have taken the workbook past what was read: it never goes back.
-        if (ready && ready.version >= Number(loaded.plan.version)) return ready;
-        const built = (ready && this.synced(ready, loaded)) ?? this.compiled(loaded, entry.asOf);
-        entry.ready = built;
-        for (const version of entry.pending.keys()) if (version <= built.version) entry.pending.delete(version);
-        return built;
+      async (loaded) => {
+        try {
+          // Edits applied meanwhile may have taken the workbook past what was read: it never goes back.
+          const ready = entry.ready;
+          if (ready && ready.version >= Number(loaded.plan.version)) return ready;
+          // A new workbook is built in steps, other requests served between them; this plan's reads wait for it.
+          const built = (ready && this.synced(ready, loaded)) ?? (await this.compiled(loaded, entry.asOf));
+          const now = entry.ready;
+          if (now && now !== built && now.version >= built.version) return now;
+          entry.ready = built;
+          for (const version of entry.pending.keys()) if (version <= built.version) entry.pending.delete(version);
+          return built;
+        } finally {
+          if (entry.building === building) entry.building = undefined;
+        }
       },
       (error: unknown) => {
         if (entry.building === building) entry.building = undefined;
@@ -219,10 +226,13 @@ export class WorkbookCache {
     return loaded;
   }
 
-  /** A new workbook of the plan as read. */
-  private compiled(loaded: LoadedPlan, asOf: Month): CompiledPlan {
+  /**
+   * A new workbook of the plan as read, built in steps (`PlanWorkbook.buildInSteps`): a plan at every limit takes
+   * about a second to build, and the thread serves other requests between the steps.
+   */
+  private async compiled(loaded: LoadedPlan, asOf: Month): Promise<CompiledPlan> {
     this.stats.builds++;
-    const workbook = PlanWorkbook.build(loaded.file, { asOf });
+    const workbook = await buildWorkbook(loaded.file, asOf);
     return { workbook, caseIds: loaded.caseIds, version: Number(loaded.plan.version), answers: new Map() };
   }
 
