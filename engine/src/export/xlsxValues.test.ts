@@ -85,9 +85,23 @@ function formulasOf(book: ExcelJS.Workbook): Record<string, RawCellContent[][]> 
 }
 
 describe('the XLSX export as read without recalculating', () => {
-  for (const file of FIXTURE_FILES) {
-    it(`caches the engine's value in every formula cell of ${file}`, async () => {
-      const wb = PlanWorkbook.build(JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')), { asOf: AS_OF });
+  const plans: [string, () => unknown][] = FIXTURE_FILES.map((file) => [
+    file,
+    () => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')),
+  ]);
+  // A case without ACT months whose month was reversed with its values kept: its flag is 0 at export, and its
+  // Actual sheet is its Estimate like any case without ACT months.
+  plans.push([
+    'three-cases.json with a reversed month kept in its second case',
+    () => {
+      const plan = JSON.parse(readFileSync(join(FIXTURES, 'three-cases.json'), 'utf8'));
+      plan.cases[1].actuals = { '3': { status: 'EST', order: 5, churn: 1, cogs: 120_000 } };
+      return plan;
+    },
+  ]);
+  for (const [name, plan] of plans) {
+    it(`caches the engine's value in every formula cell of ${name}`, async () => {
+      const wb = PlanWorkbook.build(plan(), { asOf: AS_OF });
       const bytes = await exportXlsx(wb, { planId: 7 });
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(bytes as unknown as ArrayBuffer);
