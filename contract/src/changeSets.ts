@@ -13,6 +13,7 @@ import {
   commentSchema,
   DAILY_METRICS,
   modelSchema,
+  REVISION_PATTERNS,
   YEAR_KEYS,
 } from '@topline/engine/schema';
 import { z } from 'zod';
@@ -69,7 +70,7 @@ export const planChange = z.discriminatedUnion('type', [
     type: z.literal('revise'),
     caseId,
     year: z.number().int(),
-    pattern: z.enum(['upward', 'downward']),
+    pattern: z.enum(REVISION_PATTERNS),
     month: z.number().int().optional(),
   }),
   /**
