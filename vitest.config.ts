@@ -23,6 +23,7 @@ const noDatabase = [
   'api/src/landingContent.test.ts',
   'api/src/server.test.ts',
   'api/src/services/accounts/tokens.test.ts',
+  'api/src/services/history/restoreChanges.test.ts',
   'api/src/testing/atLimits.test.ts',
 ];
 /**

@@ -62,7 +62,11 @@ const plCell = (scope: ReturnType<Page['locator']>, row: string, point: string, 
 
 describe('the plan history in headless Chromium', () => {
   it('lists the owner’s edits, compares the first with now, and restores the plan as created', async () => {
-    // The plan as created: Y2's ARR on the P&L.
+    // The plan as created: Y2's ARR on the P&L. A click into it builds the browser's workbook from the plan file.
+    let planFileReads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && request.url().includes('/api/v1/business-plan/file')) planFileReads++;
+    });
     await page.goto(`/business-plans/${planId}/pl`);
     await page.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').waitFor();
     const createdArr = await cellText(page, 'pl-table', 'arr', 'c1');
@@ -155,7 +159,14 @@ describe('the plan history in headless Chromium', () => {
     await point.waitFor();
     expect(await plCell(point, 'arr', 'at', 2).textContent()).toBe('555,000,000');
 
-    // Restored to the plan as created, after a confirmation; the restore is the newest change.
+    // Restored to the plan as created, after a confirmation; the restore is the newest change. The history is opened
+    // from the side menu this time, after a click into the P&L that builds the browser's workbook.
+    await page.goto(`/business-plans/${planId}/pl`);
+    await page.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').first().click();
+    await expect.poll(() => planFileReads).toBe(1);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.locator('[data-test="history-list"]').waitFor();
     await changes().nth(3).locator('[data-test="history-restore"]').click();
     const confirm = page.getByRole('alertdialog');
     expect(await confirm.textContent()).toContain(
@@ -179,6 +190,9 @@ describe('the plan history in headless Chromium', () => {
     await waitForCell(page, 'pl-table', 'arr', 'c1', createdArr);
     await page.getByRole('tab', { name: /Base case/ }).waitFor();
     expect(await page.getByRole('tab', { name: /Upside/ }).count()).toBe(0);
+    // The browser's workbook followed the restore's answer (its change set): the plan file was not read again.
+    await page.waitForLoadState('networkidle');
+    expect(planFileReads).toBe(1);
     expect(errors).toEqual([]);
   }, 180_000);
 

@@ -75,9 +75,15 @@ export const planChange = z.discriminatedUnion('type', [
   }),
   /**
    * A case added after the plan's others (`caseId` null until the API's insert numbers it), with what it starts with:
-   * its name, rate and growth model, and the plan's daily entries, which every case reads.
+   * its name, rate and growth model, and the plan's daily entries, which every case reads; or, at `index` among them,
+   * a case a restore puts back in its place, whole.
    */
-  z.object({ type: z.literal('addCase'), caseId: caseId.nullable(), case: caseSchema }),
+  z.object({
+    type: z.literal('addCase'),
+    caseId: caseId.nullable(),
+    case: caseSchema,
+    index: z.number().int().min(0).optional(),
+  }),
   z.object({ type: z.literal('deleteCase'), caseId }),
   /** The plan's own fields that the workbook reads: its name and its first month. */
   z.object({
@@ -110,33 +116,45 @@ export const costFieldsOf = (item: CostItemFields): CostItemFields =>
   Object.fromEntries(COST_ITEM_FIELDS.map((key) => [key, item[key]])) as CostItemFields;
 
 /**
- * The engine edits of a change set, given the workbook's case ids (database id by case index). A change of a case the
- * workbook does not hold gets case index -1, which the engine refuses, so the caller rebuilds instead. A new cost item
- * not numbered yet (the browser's preview before the API answers) goes by `provisionalId`.
+ * The engine edits of a change set, given the workbook's case ids (database id by case index) before it; a case added
+ * or deleted by a change moves the indexes of the changes after it. A change of a case the workbook does not hold gets
+ * case index -1, which the engine refuses, so the caller rebuilds instead. A new cost item not numbered yet (the
+ * browser's preview before the API answers) goes by `provisionalId`.
  */
 export function engineEdits(changes: readonly PlanChange[], ids: readonly number[], provisionalId = 'new'): PlanEdit[] {
+  let current = [...ids];
   return changes.flatMap((change): PlanEdit[] => {
-    if (change.type === 'daily') return ids.map((_, caseIndex) => ({ ...change, caseIndex }));
+    const caseIndex = 'caseId' in change && change.caseId !== null ? current.indexOf(change.caseId) : -1;
+    if (change.type === 'addCase') current = withCase(current, change);
+    if (change.type === 'deleteCase') current = current.filter((id) => id !== change.caseId);
+    if (change.type === 'daily') return current.map((_, index) => ({ ...change, caseIndex: index }));
     if (change.type === 'plan') return [change];
-    if (change.type === 'addCase') return [{ type: 'addCase', case: change.case }];
+    if (change.type === 'addCase') {
+      return [{ type: 'addCase', case: change.case, ...(change.index === undefined ? {} : { index: change.index }) }];
+    }
     if (change.type === 'costItem') {
       const item = { cost_id: change.costId ?? provisionalId, ...costFieldsOf(change.item) } as CostItem;
-      return [{ type: 'costItem', caseIndex: ids.indexOf(change.caseId), item }];
+      return [{ type: 'costItem', caseIndex, item }];
     }
     if (change.type === 'revise') {
-      const { year, pattern } = change;
-      return [{ type: 'revise', caseIndex: ids.indexOf(change.caseId), year, pattern }];
+      const { year, pattern, month } = change;
+      return [{ type: 'revise', caseIndex, year, pattern, ...(month === undefined ? {} : { month }) }];
     }
-    const { caseId, ...rest } = change;
-    return [{ ...rest, caseIndex: ids.indexOf(caseId) } as PlanEdit];
+    const { caseId: _, ...rest } = change;
+    return [{ ...rest, caseIndex } as PlanEdit];
   });
 }
 
-/** The workbook's case ids once a change set is applied: a case added goes last, a case deleted leaves its place. */
+/** The case ids with an added case's: at its index, else last (-1 while the API has not numbered it). */
+function withCase(ids: readonly number[], change: Extract<PlanChange, { type: 'addCase' }>): number[] {
+  return ids.toSpliced(change.index ?? ids.length, 0, change.caseId ?? -1);
+}
+
+/** The workbook's case ids once a change set is applied: a case added goes at its index or last, one deleted leaves. */
 export function caseIdsAfter(changes: readonly PlanChange[], ids: readonly number[]): number[] {
   let after = [...ids];
   for (const change of changes) {
-    if (change.type === 'addCase') after = [...after, change.caseId ?? -1];
+    if (change.type === 'addCase') after = withCase(after, change);
     else if (change.type === 'deleteCase') after = after.filter((id) => id !== change.caseId);
   }
   return after;

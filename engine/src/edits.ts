@@ -31,9 +31,14 @@ export type PlanEdit =
   | { type: 'cash'; caseIndex: number; month: number; values: { [K in keyof CashInputs]?: number | null } }
   | { type: 'actual'; caseIndex: number; month: number; values: { [K in keyof ActualInputs]?: number | null } }
   | { type: 'reverse'; caseIndex: number; month: number }
-  | { type: 'revise'; caseIndex: number; year: number; pattern: 'upward' | 'downward' }
+  /**
+   * A year's budget revised (MODEL.md section 6) from `month`, or, without one, from the month `revisionMonth` finds:
+   * a revision stored earlier keeps the month it was made from, whatever actuals came since.
+   */
+  | { type: 'revise'; caseIndex: number; year: number; pattern: 'upward' | 'downward'; month?: number }
   | { type: 'daily'; caseIndex: number; date: string; metric: keyof DailyInputs; value: number | null }
-  | { type: 'addCase'; case: PlanCaseInput }
+  /** A case added at `index` among the plan's cases (a restore puts one back in its place), else after them. */
+  | { type: 'addCase'; case: PlanCaseInput; index?: number }
   | { type: 'deleteCase'; caseIndex: number }
   | { type: 'costItem'; caseIndex: number; item: CostItem }
   | { type: 'deleteCostItem'; caseIndex: number; costId: string | number }
@@ -133,7 +138,7 @@ function applyEdit(plan: PlanFile, edit: PlanEdit): PlanFile {
       });
     case 'revise':
       return withCase(plan, edit.caseIndex, (c) => {
-        const month = revisionMonth(actMonths(c), edit.year);
+        const month = edit.month ?? revisionMonth(actMonths(c), edit.year);
         return { ...c, revisions: { ...c.revisions, [String(edit.year)]: { pattern: edit.pattern, month } } };
       });
     case 'daily':
@@ -144,7 +149,10 @@ function applyEdit(plan: PlanFile, edit: PlanEdit): PlanFile {
     case 'addCase':
       if (plan.cases.length >= MAX_CASES) throw new EditError('cases', `a plan has at most ${MAX_CASES} cases`);
       // The case as the plan file holds it: what it leaves out takes its default (no cost items, no actuals...).
-      return { ...plan, cases: [...plan.cases, caseSchema.parse(edit.case)] };
+      if (edit.index !== undefined && !(edit.index >= 0 && edit.index <= plan.cases.length)) {
+        throw new EditError('case', `the plan has no place ${edit.index} for a case`);
+      }
+      return { ...plan, cases: plan.cases.toSpliced(edit.index ?? plan.cases.length, 0, caseSchema.parse(edit.case)) };
     case 'deleteCase':
       if (plan.cases.length <= 1) throw new EditError('cases', 'a plan keeps at least one case');
       if (!plan.cases[edit.caseIndex]) throw new EditError('case', `the plan has no case ${edit.caseIndex}`);

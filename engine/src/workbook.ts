@@ -345,6 +345,15 @@ function stillRefused(refused: PlanFileIssue[], edits: PlanEdit[]): PlanFileIssu
       });
       continue;
     }
+    if (edit.type === 'addCase' && edit.index !== undefined) {
+      const at = edit.index;
+      left = left.map((issue) => {
+        const [top, index, ...rest] = issue.path.split('.');
+        const i = Number(index);
+        return top !== 'cases' || i < at ? issue : { ...issue, path: ['cases', i + 1, ...rest].join('.') };
+      });
+      continue;
+    }
     const set = setPaths(edit);
     left = left.filter((issue) => !set.some((path) => issue.path === path || issue.path.startsWith(`${path}.`)));
   }

@@ -8,7 +8,7 @@ export interface AppState {
   claims?: { userId: number; tokenVersion: number };
   /**
    * The change sets this request's plan writes committed, in order, which its answer carries (`plan_changes`); null
-   * once one of them committed a change that is no change set (a restore), and the answer carries none.
+   * once one of them committed a change that no change set says (some restores), and the answer carries none.
    */
   planChanges?: PlanChange[] | null;
 }

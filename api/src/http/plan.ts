@@ -24,7 +24,7 @@ export async function planFor(services: Services, ctx: AppContext, planId: numbe
   access.served = (version) => ctx.set(PLAN_VERSION_HEADER, String(version));
   access.changed = (version, edits) => {
     ctx.set(PLAN_VERSION_HEADER, String(version));
-    // A write whose change is no change set (a restore) leaves the answer without any: the browser reads the plan.
+    // A write whose change no change set says (some restores) leaves the answer without any: the browser reads the plan.
     const known = ctx.state.planChanges;
     ctx.state.planChanges = edits?.changes && known !== null ? [...(known ?? []), ...edits.changes] : null;
     services.accessCache.planVersion(planId, version);

@@ -138,9 +138,9 @@ export function handle<N extends RouteName>(
 
 /**
  * A write's answer with the change sets it committed (`plan_changes`, the contract's `PLAN_CHANGES_FIELD`), beside the
- * route's own fields, so that the browser's workbook follows the write as the API's does. A write that committed a
- * change the contract writes no change set of (a restore, an import that empties a month) carries none, and the
- * browser reads the plan file again.
+ * route's own fields, so that the browser's workbook follows the write as the API's does. A write whose change no
+ * change set says (a restore that moves a case among the others, or takes a revision back: `changesBetween`) carries
+ * none, and the browser reads the plan file again.
  */
 function withPlanChanges(answer: unknown, changes: PlanChange[] | null | undefined): unknown {
   if (!changes || typeof answer !== 'object' || answer === null || Array.isArray(answer)) return answer;

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { AREAS } from '@topline/contract';
+import { AREAS, asOfMonth, engineEdits, type PlanChange, planChangesIn } from '@topline/contract';
+import { PlanWorkbook } from '@topline/engine';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planForm, startTestApi, type TestApi } from '../testing/harness';
@@ -169,6 +170,7 @@ describe('POST /business-plan/xlsx/import', { timeout: 240_000 }, () => {
     if (!sheet) throw new Error('no actual-inputs sheet');
     sheet.getCell('C5').value = null; // April's order
     sheet.getCell('D10').value = null; // May's only value: the month goes back to EST
+    const file = await api.call('GET', '/business-plan/file', { token: owner, query: { business_plan_id: planId } });
     const answer = await upload(owner, await save(book));
     expect(answer.status).toBe(200);
     expect(answer.body.data.changes).toEqual([
@@ -180,8 +182,31 @@ describe('POST /business-plan/xlsx/import', { timeout: 240_000 }, () => {
         { month: 1, key: 'arpa', value: 48000 },
         { month: 1, key: 'session', value: 1200 },
       ],
-      statuses: [{ month: 1, status: 'ACT' }],
+      statuses: [
+        { month: 1, status: 'ACT' },
+        { month: 2, status: 'EST' },
+      ],
     });
+    // The answer's change set: each changed month whole (every key, null where empty), May then back to EST. A
+    // workbook that follows it (the browser's) answers what one built from the stored inputs answers.
+    const changes = planChangesIn(answer.body) ?? [];
+    expect(changes.map((c) => [c.type, 'month' in c ? c.month : null])).toEqual([
+      ['actual', 1],
+      ['actual', 2],
+      ['reverse', 2],
+    ]);
+    const [april, may] = changes as Extract<PlanChange, { type: 'actual' }>[];
+    expect(april?.values).toMatchObject({ session: 1200, order: null, arpa: 48000, sm: null });
+    expect(Object.values(may?.values ?? {}).every((value) => value === null)).toBe(true);
+    const asOf = asOfMonth(today);
+    const follower = PlanWorkbook.build(file.body.data.plan, { asOf });
+    follower.apply(engineEdits(changes, file.body.data.case_ids));
+    const stored = await api.call('GET', '/business-plan/file', { token: owner, query: { business_plan_id: planId } });
+    const built = PlanWorkbook.build(stored.body.data.plan, { asOf });
+    expect(follower.monthlyPl(0, 1)).toEqual(built.monthlyPl(0, 1));
+    expect(follower.annualPl(0)).toEqual(built.annualPl(0));
+    follower.destroy();
+    built.destroy();
   });
 
   it('lists every wrong cell as a 400 and writes nothing', async () => {

@@ -12,6 +12,7 @@ import { api } from '../api/client';
 import { useNewest } from '../lib/newest';
 import { useNotice } from '../notices';
 import { levelOf } from '../plan/access';
+import type { SavedAnswer } from '../plan/engineSession';
 import { ConfirmBox } from './ConfirmBox';
 import '../screens/common/messages';
 import { useSession } from '../session';
@@ -41,7 +42,13 @@ const refusalOf = (error: unknown, fallback: string): string =>
  * right after one change; and, for those who may, a restore to that moment after a confirmation, after which the
  * shell reads the plan again.
  */
-export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPlanChanged: () => void }) {
+export function HistoryPanel({
+  plan,
+  onPlanChanged,
+}: {
+  plan: PlanListItem;
+  onPlanChanged: (answer?: SavedAnswer) => void;
+}) {
   const { t, i18n } = useTranslation();
   const notify = useNotice();
   const { refresh } = useSession();
@@ -167,7 +174,7 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
 
   const restore = (change: HistoryChange) =>
     run(async () => {
-      await api.post('/history/restore', { business_plan_id: planId, at: change.id }, { quiet: true });
+      const answer = await api.post('/history/restore', { business_plan_id: planId, at: change.id }, { quiet: true });
       setConfirming(null);
       setSelected([]);
       setResult(null);
@@ -176,7 +183,7 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
         title: t('common.success'),
         message: t('history.restored', { date: changeTime(change.at) }),
       });
-      onPlanChanged();
+      onPlanChanged(answer);
       await Promise.all([load(null), refresh()]);
     });
 
@@ -200,8 +207,8 @@ export function HistoryPanel({ plan, onPlanChanged }: { plan: PlanListItem; onPl
     </p>
   );
   // A snapshot's restore is a change of the history: the shell and the list read the plan again, as after a restore.
-  const afterSnapshotRestore = async () => {
-    onPlanChanged();
+  const afterSnapshotRestore = async (answer: SavedAnswer) => {
+    onPlanChanged(answer);
     await Promise.all([load(null), refresh()]);
   };
   const dateOf = (id: number | null) => {

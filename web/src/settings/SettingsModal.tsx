@@ -98,7 +98,10 @@ export default function SettingsModal({ initialTab, onClose, onLogout }: Setting
           )}
           {tab === 'history' && snapshotsPlan && shell && (
             <div className="history-panel" data-test="snapshots-panel">
-              <SnapshotsSection planId={snapshotsPlan.business_plan_id} onRestored={async () => shell.planChanged()} />
+              <SnapshotsSection
+                planId={snapshotsPlan.business_plan_id}
+                onRestored={async (answer) => shell.planChanged(answer)}
+              />
             </div>
           )}
           {tab === 'profile' && (

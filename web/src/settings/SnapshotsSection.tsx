@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { useNotice } from '../notices';
+import type { SavedAnswer } from '../plan/engineSession';
 import { saveFile } from '../screens/common/SpreadsheetDownloads';
 import { ConfirmBox } from './ConfirmBox';
 import { changeTime } from './historyText';
@@ -23,7 +24,14 @@ const refusalOf = (error: unknown, fallback: string): string =>
  * when, renamed, deleted, downloaded as XLSX and restored, each as the caller's rights allow. A restore is a change
  * of the history, so the panel reads the history again after one (`onRestored`).
  */
-export function SnapshotsSection({ planId, onRestored }: { planId: number; onRestored: () => Promise<void> }) {
+export function SnapshotsSection({
+  planId,
+  onRestored,
+}: {
+  planId: number;
+  /** After a restore, with its answer (the change set the browser's workbook follows). */
+  onRestored: (answer: SavedAnswer) => Promise<void>;
+}) {
   const { t } = useTranslation();
   const notify = useNotice();
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null);
@@ -86,16 +94,17 @@ export function SnapshotsSection({ planId, onRestored }: { planId: number; onRes
       if (!confirming) return;
       const { kind, snapshot } = confirming;
       const body = { business_plan_id: planId, snapshot_id: snapshot.id };
+      let restored: SavedAnswer | undefined;
       if (kind === 'delete') await api.post('/snapshot/delete', body, { quiet: true });
-      else await api.post('/snapshot/restore', body, { quiet: true });
+      else restored = await api.post('/snapshot/restore', body, { quiet: true });
       setConfirming(null);
-      if (kind === 'restore') {
+      if (restored) {
         notify({
           kind: 'success',
           title: t('common.success'),
           message: t('snapshots.restored', { name: snapshot.name }),
         });
-        await onRestored();
+        await onRestored(restored);
       }
       await load();
     });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ExplainHost } from '../explain/ExplainContext';
 import { canEdit } from '../plan/access';
-import { resyncEngine, wantEngine } from '../plan/engineSession';
+import { followSave, resyncEngine, type SavedAnswer, wantEngine } from '../plan/engineSession';
 import { useSession } from '../session';
 import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
@@ -88,11 +88,15 @@ export default function PlanShell() {
     }
   }, [search, setSearch]);
 
-  const planChanged = useCallback(() => {
-    setLoading(true);
-    setRevision((value) => value + 1);
-    void resyncEngine(planId, true);
-  }, [planId]);
+  const planChanged = useCallback(
+    (answer?: SavedAnswer) => {
+      setLoading(true);
+      setRevision((value) => value + 1);
+      if (answer) void followSave(planId, answer, { applied: false });
+      else void resyncEngine(planId, true);
+    },
+    [planId],
+  );
 
   // Once the first screen has shown its numbers, the side menu's other screens load when the browser is idle.
   const prefetched = useRef(false);

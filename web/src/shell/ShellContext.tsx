@@ -1,5 +1,6 @@
 import type { PlanListItem } from '@topline/contract';
 import { createContext, useContext } from 'react';
+import type { SavedAnswer } from '../plan/engineSession';
 
 export type SettingsTab = 'plans' | 'plan' | 'history' | 'profile';
 
@@ -10,8 +11,11 @@ export interface ShellView {
   setYear: (year: number) => void;
   setLoading: (loading: boolean) => void;
   openSettings: (tab?: SettingsTab) => void;
-  /** The plan's inputs changed outside the screen (a restore): the screen and the browser's engine read them again. */
-  planChanged: () => void;
+  /**
+   * The plan's inputs changed outside the screen (a restore): the screen reads them again, and the browser's engine
+   * follows the write's answer (its change set), or reads the plan again without one.
+   */
+  planChanged: (answer?: SavedAnswer) => void;
 }
 
 export const ShellContext = createContext<ShellView | null>(null);

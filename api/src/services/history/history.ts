@@ -4,14 +4,18 @@
  * history (its pages, a past P&L, a comparison) is historyRead.ts.
  */
 import { badRequest, MAX_CASES, noPermission } from '@topline/contract';
+import { salvagePlanFile } from '@topline/engine';
 import type { Db } from '../../db';
-import { type PlanAccess, requireWritable } from '../access/access';
+import { type PlanAccess, type PlanRow, requireWritable } from '../access/access';
 import { currentActor, nameChange } from '../plans/changes';
 import { requirePlanWithinLimits } from '../plans/collectionLimits';
+import { editsOfChanges } from '../plans/planChanges';
+import { loadPlanFile } from '../plans/planFile';
 import type { CaseRow } from '../plans/plans';
 import { bumpVersion, committed, planTransaction } from '../plans/planWrites';
 import { changeOf, netChanges, ROW_KEYS, type Row, rowsBetween, same } from './historyRows';
 import { mayRestore } from './historyVisibility';
+import { changesBetween, type StoredPlan } from './restoreChanges';
 
 /**
  * What a restore writes back: every input table but the members (who may see a plan is the owner's member calls'
@@ -58,9 +62,10 @@ export async function restoreHistory(db: Db, access: PlanAccess, at: number): Pr
     throw noPermission();
   }
   const planId = access.plan.id;
-  const { id, version } = await planTransaction(db, planId, async (trx) => {
+  const { id, version, changes } = await planTransaction(db, planId, async (trx) => {
     await changeOf(trx, planId, at);
     await nameChange(trx, planId, { ...currentActor(), action: 'history.restore' }, at);
+    const before = await storedPlan(trx, planId);
     const net = netChanges(await rowsBetween(trx, planId, at, null));
     const byTable = new Map<string, { before: Row | null; after: Row | null }[]>();
     for (const change of net.values()) {
@@ -93,9 +98,19 @@ export async function restoreHistory(db: Db, access: PlanAccess, at: number): Pr
     // A point from before a limit was lowered may hold more than it allows now.
     await requirePlanWithinLimits(trx, planId, 'at');
     const { rows } = (await trx.raw("SELECT current_setting('topline.change', true) AS id")) as { rows: Row[] };
-    return { id: Number(rows[0]?.id), version: await bumpVersion(trx, planId) };
+    const changes = changesBetween(before, await storedPlan(trx, planId));
+    return { id: Number(rows[0]?.id), version: await bumpVersion(trx, planId), changes };
   });
-  // Cases may come back or go: the cached workbook is rebuilt.
-  committed(access, version, null);
+  // The workbooks follow the restore as the change set between the plan before and after it; without one (a case put
+  // back among the others, a revision taken back) the cached workbook is rebuilt and the browser reads the plan again.
+  committed(access, version, changes ? editsOfChanges(changes) : null);
   return { id, version };
+}
+
+/** The plan's inputs as its rows hold them, read in the transaction that holds its lock. */
+async function storedPlan(trx: Db, planId: number): Promise<StoredPlan> {
+  const row = await trx<PlanRow>('business_plans').where({ id: planId }).first();
+  if (!row) throw new Error(`no plan ${planId} under its own lock`);
+  const { file, caseIds } = await loadPlanFile(trx, row);
+  return { plan: salvagePlanFile(file).plan, caseIds };
 }

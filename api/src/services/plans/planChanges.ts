@@ -6,7 +6,7 @@
 import { caseIdsAfter, conflict, costFieldsOf, engineEdits, notFound, type PlanChange } from '@topline/contract';
 import type { PlanCase } from '@topline/engine/schema';
 import type { Db } from '../../db';
-import type { PlanAccess } from '../access/access';
+import type { EditsFor, PlanAccess } from '../access/access';
 import { lockedCaseIds, planWrite } from './planWrites';
 
 /**
@@ -22,61 +22,79 @@ export function writePlanChanges(
   access: PlanAccess,
   build: (trx: Db) => PlanChange[] | Promise<PlanChange[]>,
 ): Promise<PlanChange[]> {
-  return planWrite(
-    db,
-    access,
-    async (trx) => {
-      return writeRows(trx, access.plan.id, await build(trx));
-    },
-    (changes) =>
-      Object.assign((ids: number[]) => engineEdits(changes, ids), {
-        caseIdsAfter: (ids: number[]) => caseIdsAfter(changes, ids),
-        changes,
-      }),
-  );
+  return planWrite(db, access, async (trx) => writeRows(trx, access.plan.id, await build(trx)), editsOfChanges);
+}
+
+/** The engine edits of a committed change set, for whoever caches the plan's workbook (`committed`). */
+export function editsOfChanges(changes: readonly PlanChange[]): EditsFor {
+  return Object.assign((ids: number[]) => engineEdits(changes, ids), {
+    caseIdsAfter: (ids: number[]) => caseIdsAfter(changes, ids),
+    changes,
+  });
 }
 
 type MonthChange = Extract<PlanChange, { type: 'actual' | 'cash' }>;
 
 /**
- * The rows of each change, under the plan's lock. A month's same values for several cases (actuals are saved for every
- * case) are written together: one statement clears, one stores, one marks the month ACT, whatever the number of cases.
+ * The rows of each change, under the plan's lock, in the change set's order. A month's same values for several cases
+ * in a row (actuals are saved for every case) are written together: one statement clears, one stores, one marks the
+ * month ACT, whatever the number of cases.
  */
 async function writeRows(trx: Db, planId: number, changes: readonly PlanChange[]): Promise<PlanChange[]> {
   const cases = new Set(lockedCaseIds(trx, planId));
   const months = new Map<string, { change: MonthChange; caseIds: number[] }>();
+  const flushMonths = async () => {
+    for (const { change, caseIds } of months.values()) await writeMonth(trx, change, caseIds);
+    months.clear();
+  };
   const written: PlanChange[] = [];
   for (const change of changes) {
-    if (change.type === 'addCase') {
-      written.push(await insertCase(trx, planId, change));
-      continue;
-    }
-    if ('caseId' in change && !cases.has(change.caseId)) throw notFound('the case');
     if (change.type === 'actual' || change.type === 'cash') {
+      if (!cases.has(change.caseId)) throw notFound('the case');
       const key = `${change.type}:${change.month}:${JSON.stringify(change.values)}`;
       const group = months.get(key);
       if (group) group.caseIds.push(change.caseId);
       else months.set(key, { change, caseIds: [change.caseId] });
       written.push(change);
-    } else if (change.type === 'costItem') written.push(await writeCostItem(trx, change));
+      continue;
+    }
+    await flushMonths();
+    if (change.type === 'addCase') {
+      written.push(await insertCase(trx, planId, change));
+      continue;
+    }
+    if ('caseId' in change && !cases.has(change.caseId)) throw notFound('the case');
+    if (change.type === 'costItem') written.push(await writeCostItem(trx, change));
     else {
       await writeRow(trx, planId, change);
       written.push(change);
     }
   }
-  for (const { change, caseIds } of months.values()) await writeMonth(trx, change, caseIds);
+  await flushMonths();
   return written;
 }
 
 type AddCaseChange = Extract<PlanChange, { type: 'addCase' }>;
 
-/** A new case's row, after the plan's other cases; the change answered with its id. */
+/**
+ * A new case's row, after the plan's other cases or at its index among them (those from there on move down one); the
+ * change answered with its id.
+ */
 async function insertCase(trx: Db, planId: number, change: AddCaseChange): Promise<AddCaseChange> {
   const model = change.case.model as PlanCase['model'];
+  const cases = await trx('cases').where({ plan_id: planId }).orderBy(['position', 'id']).select('id', 'position');
+  const next = change.index === undefined ? undefined : cases[change.index];
+  if (next) {
+    await trx('cases')
+      .where({ plan_id: planId })
+      .andWhere('position', '>=', next.position)
+      .update({ position: trx.raw('position + 1') });
+  }
+  const last = cases.at(-1);
   const [row] = await trx('cases')
     .insert({
       plan_id: planId,
-      position: trx('cases').where({ plan_id: planId }).select(trx.raw('coalesce(max(position), -1) + 1')),
+      position: next ? next.position : last ? Number(last.position) + 1 : 0,
       name: change.case.case_name,
       rate: change.case.case_rate ?? 1,
       model_name: model.model_name,

@@ -3,8 +3,14 @@
  * import of the actuals typed into its actual-inputs sheets, all or nothing. The Google Sheets import saves its
  * reading through `saveActualInputs` too, so both answer the same changes and the same cell errors.
  */
-import { type ActualChangeAnswer, ApiError, conflict, limitReached, MAX_CASES } from '@topline/contract';
-import type { PlanEdit } from '@topline/engine';
+import {
+  type ActualChangeAnswer,
+  ApiError,
+  conflict,
+  limitReached,
+  MAX_CASES,
+  type PlanChange,
+} from '@topline/contract';
 import {
   ACTUAL_INPUTS_SHEET_ENDING,
   type ActualInputsReading,
@@ -15,12 +21,11 @@ import {
   readActualInputs,
   type SheetValues,
 } from '@topline/engine/export';
-import type { ActualInputs } from '@topline/engine/schema';
 import { salvagePlanFile } from '@topline/engine/schema';
 import type { Db } from '../../db';
 import type { PlanAccess } from '../access/access';
+import { writePlanChanges } from '../plans/planChanges';
 import { loadPlanFile } from '../plans/planFile';
-import { planWrite } from '../plans/planWrites';
 import { compiledPlan, type ScreenContext } from '../workbooks/screens';
 import { xlsxOffThread } from './xlsxExport';
 import { readXlsxOffThread, XlsxRefused } from './xlsxReader';
@@ -78,86 +83,46 @@ export async function uploadedSheets(bytes: Uint8Array | undefined): Promise<She
  *   sheet, another plan's file)
  */
 export async function saveActualInputs(db: Db, access: PlanAccess, sheets: SheetValues): Promise<ActualChangeAnswer[]> {
-  const { changes } = await planWrite(
-    db,
-    access,
-    async (trx) => {
-      const loaded = await loadPlanFile(trx, access.plan);
-      const { plan } = salvagePlanFile(loaded.file);
-      const reading = readActualInputs(plan, sheets, { planId: access.plan.id });
-      if (!reading.ok) throw cellErrors(reading.errors);
-      const keys = actualInputKeys(plan.template);
-      let emptied = false;
-      for (const [caseIndex, months] of reading.months.entries()) {
-        const caseId = loaded.caseIds[caseIndex];
-        if (caseId === undefined) throw conflict('the plan changed while the file was read: import it again');
-        for (const [t, next] of months) {
-          emptied ||= next === undefined;
-          await writeMonth(trx, caseId, t, keys, next);
-        }
-      }
-      const answer = reading.changes.map(
-        (c): ActualChangeAnswer => ({
-          case_id: loaded.caseIds[c.caseIndex] ?? 0,
-          month: c.yearMonth,
-          key: c.key,
-          old: c.old,
-          new: c.new,
-        }),
-      );
-      return { changes: answer, reading, caseIds: loaded.caseIds, keys, emptied };
-    },
-    // A month emptied whole has no engine edit (an actual edit keeps the month ACT): the workbook is rebuilt then.
-    ({ reading, caseIds, keys, emptied }) => (emptied ? null : (ids) => actualEdits(reading, caseIds, ids, keys)),
-  );
-  return changes;
+  let answer: ActualChangeAnswer[] = [];
+  await writePlanChanges(db, access, async (trx) => {
+    const loaded = await loadPlanFile(trx, access.plan);
+    const { plan } = salvagePlanFile(loaded.file);
+    const reading = readActualInputs(plan, sheets, { planId: access.plan.id });
+    if (!reading.ok) throw cellErrors(reading.errors);
+    answer = reading.changes.map(
+      (c): ActualChangeAnswer => ({
+        case_id: loaded.caseIds[c.caseIndex] ?? 0,
+        month: c.yearMonth,
+        key: c.key,
+        old: c.old,
+        new: c.new,
+      }),
+    );
+    return importChanges(reading, loaded.caseIds, actualInputKeys(plan.template));
+  });
+  return answer;
 }
 
-/** The import as engine edits of the cached workbook: each changed month's values, every key set or cleared. */
-function actualEdits(
+/**
+ * The import as a change set: each changed month's actuals, every key of the template set or cleared; a month the file
+ * leaves without actuals goes back to the forecast (EST) with none entered.
+ */
+function importChanges(
   reading: Extract<ActualInputsReading, { ok: true }>,
-  caseIds: number[],
-  ids: readonly number[],
+  caseIds: readonly number[],
   keys: readonly string[],
-): PlanEdit[] {
-  const edits: PlanEdit[] = [];
+): PlanChange[] {
+  const changes: PlanChange[] = [];
   reading.months.forEach((months, caseIndex) => {
     const caseId = caseIds[caseIndex];
-    for (const [t, next] of months) {
+    if (caseId === undefined) throw conflict('the plan changed while the file was read: import it again');
+    for (const [month, next] of months) {
       const values = Object.fromEntries(
         keys.map((k) => [k, (next as Record<string, number> | undefined)?.[k] ?? null]),
-      );
-      edits.push({ type: 'actual', caseIndex: ids.indexOf(caseId ?? -1), month: t, values });
+      ) as Extract<PlanChange, { type: 'actual' }>['values'];
+      changes.push({ type: 'actual', caseId, month, values });
+      if (next === undefined) changes.push({ type: 'reverse', caseId, month });
     }
   });
-  return edits;
-}
-
-/** Writes one month of actuals as the import leaves it: its values and ACT, or (undefined) no actuals and EST. */
-async function writeMonth(
-  trx: Db,
-  caseId: number,
-  t: number,
-  keys: readonly string[],
-  next: ActualInputs | undefined,
-): Promise<void> {
-  const where = { case_id: caseId, month: t, layer: 'actual' };
-  if (next === undefined) {
-    await trx('monthly_inputs').where(where).delete();
-    await trx('monthly_status').where({ case_id: caseId, month: t }).delete();
-    return;
-  }
-  const values = next as Record<string, number | string | undefined>;
-  const cleared = keys.filter((k) => typeof values[k] !== 'number');
-  if (cleared.length > 0) await trx('monthly_inputs').where(where).whereIn('key', cleared).delete();
-  const rows = keys
-    .filter((k) => typeof values[k] === 'number')
-    .map((key) => ({ ...where, key, value: values[key] as number }));
-  if (rows.length > 0) {
-    await trx('monthly_inputs').insert(rows).onConflict(['case_id', 'month', 'layer', 'key']).merge();
-  }
-  await trx('monthly_status')
-    .insert({ case_id: caseId, month: t, status: 'ACT' })
-    .onConflict(['case_id', 'month'])
-    .merge();
+  return changes;
 }
