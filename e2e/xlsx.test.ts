@@ -69,8 +69,16 @@ describe('the spreadsheet downloads in headless Chromium', () => {
   }, 120_000);
 
   it('imports actuals typed into the downloaded workbook: the month turns ACT with the value', async () => {
+    // The actual view builds the browser's workbook from the plan file, once: it follows the import's answer.
+    let planFileReads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && request.url().includes('/api/v1/business-plan/file')) planFileReads++;
+    });
     await page.goto(`/business-plans/${planId}/monthly_pl`);
     await page.locator('section[data-screen="monthly_pl"]').waitFor();
+    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    await page.locator('section[data-screen="monthly_pl"][data-engine="ready"]').waitFor();
+    expect(planFileReads).toBe(1);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('[data-test="xlsx-download"]').click(),
@@ -93,11 +101,15 @@ describe('the spreadsheet downloads in headless Chromium', () => {
       expect.objectContaining({ month: '2026/04', key: 'order', old: null, new: 4 }),
       expect.objectContaining({ month: '2026/04', key: 'arpa', old: null, new: 50000 }),
     ]);
-    await page.getByRole('tab', { name: 'Enter actuals' }).click();
+    expect(answer.plan_changes).toEqual([
+      expect.objectContaining({ type: 'actual', month: 1, values: expect.objectContaining({ order: 4, arpa: 50000 }) }),
+    ]);
     await page.locator('[data-test="control-M1"] .ws-status.act').waitFor();
     // 4 customers x 50,000 = MRR 200,000 in April's actual.
     await waitForCell(page, 'monthly-grid', 'mrr', 'M1', '200,000');
     expect(await cellText(page, 'monthly-grid', 'order', 'M1')).toBe('4');
+    await page.waitForLoadState('networkidle');
+    expect(planFileReads).toBe(1);
     expect(errors).toEqual([]);
   }, 120_000);
 });

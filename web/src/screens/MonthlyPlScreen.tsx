@@ -9,7 +9,7 @@ import { useNotice } from '../notices';
 import { canEdit } from '../plan/access';
 import { useRetrieve } from '../plan/answers';
 import { useCurrentCase } from '../plan/currentCase';
-import { resyncEngine, useEngine, wantEngine } from '../plan/engineSession';
+import { followSave, resyncEngine, type SavedAnswer, useEngine, wantEngine } from '../plan/engineSession';
 import { useShell } from '../shell/ShellContext';
 import { SpreadsheetButton } from '../spreadsheet/SpreadsheetModal';
 import { CaseSelect } from './common/CaseSelect';
@@ -144,6 +144,12 @@ export default function MonthlyPlScreen() {
     setDisplay(next);
   };
 
+  // After an import, the screen reads its answer again and the browser's workbook follows the import's change set.
+  const afterImport = (answer: SavedAnswer) => {
+    monthly.reload();
+    void followSave(String(planId), answer, { applied: false });
+  };
+
   const saveMemo = () => {
     if (!commenting) return;
     setCommenting(null);
@@ -185,23 +191,8 @@ export default function MonthlyPlScreen() {
           snapshotId={compared}
         />
         <XlsxDownloadButton planId={planId} planName={plan.business_plan_name} snapshotId={compared} />
-        {editActuals && (
-          <XlsxImportButton
-            planId={planId}
-            onImported={() => {
-              monthly.reload();
-              void resyncEngine(String(planId), true);
-            }}
-          />
-        )}
-        <SpreadsheetButton
-          planId={planId}
-          isOwner={plan.is_owner}
-          onImported={() => {
-            monthly.reload();
-            void resyncEngine(String(planId), true);
-          }}
-        />
+        {editActuals && <XlsxImportButton planId={planId} onImported={afterImport} />}
+        <SpreadsheetButton planId={planId} isOwner={plan.is_owner} onImported={afterImport} />
       </div>
       <div className="ws-toolbar">
         <fieldset className="ws-display" data-test="display-filter">

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError, api } from '../api/client';
 import { useNewest } from '../lib/newest';
+import type { SavedAnswer } from '../plan/engineSession';
 import { Modal } from '../screens/common/ui';
 import '../screens/common/messages';
 import './spreadsheet.css';
@@ -41,7 +42,8 @@ export function SpreadsheetButton({
   planId: number;
   isOwner: boolean;
   /** The actuals changed: the screen reloads its data. */
-  onImported: () => void;
+  /** After an import that changed something, with its answer (the change set the browser's workbook follows). */
+  onImported: (answer: SavedAnswer) => void;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -92,7 +94,8 @@ export function SpreadsheetModal({
   planId: number;
   initial: Result | null;
   onClose: () => void;
-  onImported: () => void;
+  /** After an import that changed something, with its answer (the change set the browser's workbook follows). */
+  onImported: (answer: SavedAnswer) => void;
 }) {
   const { t, i18n } = useTranslation();
   const [info, setInfo] = useState<Info | null>(null);
@@ -152,7 +155,7 @@ export function SpreadsheetModal({
           kind: 'success',
           text: count === 0 ? t('ws.spreadsheet.result.upToDate') : t('ws.spreadsheet.result.imported', { count }),
         });
-        if (count > 0) onImported();
+        if (count > 0) onImported(answer);
       } else {
         await api.post(
           kind === 'create' ? '/spreadsheet/create' : '/spreadsheet/update',

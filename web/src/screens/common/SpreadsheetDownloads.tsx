@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { api, getToken } from '../../api/client';
 import { currentLanguage } from '../../i18n';
 import { useNotice } from '../../notices';
+import type { SavedAnswer } from '../../plan/engineSession';
 import type { ScreenView } from '../monthly/model';
 
 /** Fetches a file of the API and saves it under the name its Content-Disposition gives. */
@@ -129,7 +130,14 @@ export function MonthlyCsvButton(props: {
  * Imports an exported XLSX file's actual-inputs sheets (needs can_edit on actuals). All or nothing: a refusal lists
  * every wrong cell in the client's error notice.
  */
-export function XlsxImportButton({ planId, onImported }: { planId: number; onImported: () => void }) {
+export function XlsxImportButton({
+  planId,
+  onImported,
+}: {
+  planId: number;
+  /** After an import that changed something, with its answer (the change set the browser's workbook follows). */
+  onImported: (answer: SavedAnswer) => void;
+}) {
   const { t } = useTranslation();
   const notice = useNotice();
   const input = useRef<HTMLInputElement>(null);
@@ -143,7 +151,7 @@ export function XlsxImportButton({ planId, onImported }: { planId: number; onImp
       const answer = await api.post('/business-plan/xlsx/import', form);
       const count = answer.body.data.changes.length;
       notice({ kind: 'success', title: t('ws.common.xlsxImported'), message: t('ws.common.xlsxChanges', { count }) });
-      if (count > 0) onImported();
+      if (count > 0) onImported(answer);
     } catch {
       // The client has shown the refusal (every wrong cell).
     } finally {
