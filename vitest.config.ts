@@ -40,17 +40,17 @@ const timed = [
 ];
 const browser = 'e2e/**/*.test.ts';
 /**
- * `npm test` runs in two phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
- * time (each waits on a database, LibreOffice or a child process for part of its time); then `serial`, the browser
- * files and the timed ones one at a time, so that no other file shares the processor with a browser or a
- * measurement. Unset: every file, as vitest schedules them.
+ * `npm test` runs in three phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
+ * time (each waits on a database, LibreOffice or a child process for part of its time); `browser`, the browser files
+ * two at a time (each waits on Chromium and its API; none measures time); then `serial`, the timed files one at a
+ * time, so that no other file shares the processor with a measurement. Unset: every file, as vitest schedules them.
  */
-const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'serial' | undefined;
-const serialFiles = [browser, ...timed];
-/** A project's files in this phase: of `all` but `left`, those of the phase; `serial` are the project's serial ones. */
+const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'browser' | 'serial' | undefined;
+/** A project's files in this phase: of `all` but `left`, those of the phase; `serial` are the project's timed ones. */
 function filesOf(all: string[], left: string[], serial: string[]) {
   const exclude = [...configDefaults.exclude, ...left];
-  if (phase === 'parallel') return { include: all, exclude: [...exclude, ...serialFiles] };
+  if (phase === 'parallel') return { include: all, exclude: [...exclude, browser, ...timed] };
+  if (phase === 'browser') return { include: all.includes(browser) ? [browser] : [], exclude };
   if (phase === 'serial') return { include: serial, exclude };
   return { include: all, exclude };
 }
@@ -60,7 +60,7 @@ function filesOf(all: string[], left: string[], serial: string[]) {
  * and most files are shorter than that to run. Each file starts its own API on its own database, and no file changes
  * module state it does not restore.
  */
-const sharing = phase === 'parallel' || phase === 'serial' ? { isolate: false } : {};
+const sharing = phase ? { isolate: false } : {};
 const postgres = process.env.TEST_DATABASE_URL;
 /** The run's migrated PGlite folder, made once by `globalSetup` and copied by each API test (`pgliteTemplate.ts`). */
 const template = join(tmpdir(), `topline-pglite-template-${process.pid}`);
@@ -74,12 +74,12 @@ const webBuild = join(tmpdir(), `topline-web-build-${process.pid}`);
 export default defineConfig({
   test: {
     ...timeouts,
-    ...(phase === 'parallel' ? { maxWorkers: 2 } : phase === 'serial' ? { maxWorkers: 1 } : {}),
+    ...(phase === 'serial' ? { maxWorkers: 1 } : phase ? { maxWorkers: 2 } : {}),
     projects: [
       {
         test: {
           name: 'pglite',
-          ...filesOf(include, [], serialFiles),
+          ...filesOf(include, [], timed),
           ...timeouts,
           ...sharing,
           globalSetup: ['api/src/testing/pgliteTemplate.ts', 'e2e/webBuildCleanup.ts'],

@@ -26,9 +26,10 @@ phase lint npm run --silent lint
 phase typecheck npm run --silent typecheck
 phase depcheck npm run --silent depcheck
 if [ $# -eq 0 ]; then
-  # The engine, contract, web unit and API files two at a time; then the browser files and those that time the API
-  # against itself, one at a time (vitest.config.ts).
+  # The engine, contract, web unit and API files two at a time; the browser files two at a time; then those that time
+  # the API against itself, one at a time (vitest.config.ts).
   phase tests env TOPLINE_TEST_PHASE=parallel npx vitest run
+  phase browser env TOPLINE_TEST_PHASE=browser npx vitest run
   phase serial env TOPLINE_TEST_PHASE=serial npx vitest run
 else
   phase tests npx vitest run "$@"
