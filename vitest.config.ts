@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const include = [
@@ -39,17 +41,32 @@ const timed = [
   'api/src/testing/atLimits.test.ts',
 ];
 const browser = 'e2e/**/*.test.ts';
+/** Component tests: a screen's part (the grid and its edit loop) rendered alone in Chromium (vitest's browser mode). */
+const components = 'web/src/**/*.browser.test.tsx';
+/** Debian's Chromium, headless, as the browser tests launch it (e2e/browser.ts); never a downloaded browser. */
+const chromium = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
 /**
  * `npm test` runs in three phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
  * time (each waits on a database, LibreOffice or a child process for part of its time); `browser`, the browser files
- * two at a time (each waits on Chromium and its API; none measures time); then `serial`, the timed files one at a
- * time, so that no other file shares the processor with a measurement. Unset: every file, as vitest schedules them.
+ * and the component tests two at a time (each waits on Chromium; none measures time); then `serial`, the timed files
+ * one at a time, so that no other file shares the processor with a measurement. Unset: every file, as vitest
+ * schedules them.
  */
 const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'browser' | 'serial' | undefined;
 /** A project's files in this phase: of `all` but `left`, those of the phase; `serial` are the project's timed ones. */
 function filesOf(all: string[], left: string[], serial: string[]) {
   const exclude = [...configDefaults.exclude, ...left];
-  if (phase === 'parallel') return { include: all, exclude: [...exclude, browser, ...timed] };
+  if (phase === 'parallel') return { include: all, exclude: [...exclude, browser, components, ...timed] };
   if (phase === 'browser') return { include: all.includes(browser) ? [browser] : [], exclude };
   if (phase === 'serial') return { include: serial, exclude };
   return { include: all, exclude };
@@ -79,11 +96,30 @@ export default defineConfig({
       {
         test: {
           name: 'pglite',
-          ...filesOf(include, [], timed),
+          ...filesOf(include, [components], timed),
           ...timeouts,
           ...sharing,
           globalSetup: ['api/src/testing/pgliteTemplate.ts', 'e2e/webBuildCleanup.ts'],
           env: { TEST_DATABASE_URL: '', TOPLINE_PGLITE_TEMPLATE: template, TOPLINE_WEB_BUILD: webBuild },
+        },
+      },
+      {
+        plugins: [react()],
+        // Pre-bundled before the first test, so that no dependency found later reloads the page mid-run.
+        optimizeDeps: {
+          include: ['react', 'react-dom/client', 'ag-grid-community', 'ag-grid-react', 'i18next', 'react-i18next'],
+        },
+        test: {
+          name: 'components',
+          include: phase === 'parallel' || phase === 'serial' ? [] : [components],
+          ...timeouts,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromium }),
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
         },
       },
       ...(postgres
