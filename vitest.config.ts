@@ -41,6 +41,11 @@ const timed = [
   'api/src/testing/atLimits.test.ts',
 ];
 const browser = 'e2e/**/*.test.ts';
+/**
+ * Browser files whose steps race the page's own timers (what the idle prefetch has loaded by then, keys dispatched in
+ * one task before the grid's callbacks): with the timed files, one at a time, on a processor no other browser shares.
+ */
+const browserTimed = ['e2e/caching.test.ts', 'e2e/gridKeyboard.test.ts', 'e2e/gridClipboard.test.ts'];
 /** Component tests: a screen's part (the grid and its edit loop) rendered alone in Chromium (vitest's browser mode). */
 const components = 'web/src/**/*.browser.test.tsx';
 /** Debian's Chromium, headless, as the browser tests launch it (e2e/browser.ts); never a downloaded browser. */
@@ -59,7 +64,7 @@ const chromium = {
  * `npm test` runs in three phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
  * time (each waits on a database, LibreOffice or a child process for part of its time); `browser`, the browser files
  * and the component tests two at a time (each waits on Chromium; none measures time); then `serial`, the timed files
- * one at a time, so that no other file shares the processor with a measurement. Unset: every file, as vitest
+ * and `browserTimed` one at a time, so that no other file shares the processor with a measurement or a race. Unset: every file, as vitest
  * schedules them.
  */
 const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'browser' | 'serial' | undefined;
@@ -67,7 +72,7 @@ const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'browser' | 'serial
 function filesOf(all: string[], left: string[], serial: string[]) {
   const exclude = [...configDefaults.exclude, ...left];
   if (phase === 'parallel') return { include: all, exclude: [...exclude, browser, components, ...timed] };
-  if (phase === 'browser') return { include: all.includes(browser) ? [browser] : [], exclude };
+  if (phase === 'browser') return { include: all.includes(browser) ? [browser] : [], exclude: [...exclude, ...serial] };
   if (phase === 'serial') return { include: serial, exclude };
   return { include: all, exclude };
 }
@@ -96,7 +101,7 @@ export default defineConfig({
       {
         test: {
           name: 'pglite',
-          ...filesOf(include, [components], timed),
+          ...filesOf(include, [components], [...timed, ...browserTimed]),
           ...timeouts,
           ...sharing,
           globalSetup: ['api/src/testing/pgliteTemplate.ts', 'e2e/webBuildCleanup.ts'],
