@@ -14,6 +14,7 @@ import { type GridColumn, type MonthlyPlYear, monthlyGrid, monthlyPl } from './r
 import { annualPl, type PlYearRow } from './read/pl';
 import { type RevenueYear, revenue } from './read/revenue';
 import type { WorkbookFigures } from './read/source';
+import { stillRefused } from './refused';
 import { type PlanFile, type PlanFileIssue, salvagePlanFile } from './schema';
 
 export const HYPERFORMULA_CONFIG = {
@@ -326,63 +327,6 @@ function plain(v: CellValue, sheet: string, row: number, column: number, broken:
   if (v === null || v === '') return null;
   if (typeof v === 'boolean') return v ? 1 : 0;
   return v;
-}
-
-/**
- * The refused inputs still missing after edits: an edit that sets an input (or the whole growth model, a case rate,
- * a plan-level value) clears it, and deleting a case drops its inputs and renumbers those of the cases after it.
- */
-function stillRefused(refused: PlanFileIssue[], edits: PlanEdit[]): PlanFileIssue[] {
-  let left = refused;
-  for (const edit of edits) {
-    if (left.length === 0) return left;
-    if (edit.type === 'deleteCase') {
-      left = left.flatMap((issue) => {
-        const [top, index, ...rest] = issue.path.split('.');
-        const i = Number(index);
-        if (top !== 'cases' || i < edit.caseIndex) return [issue];
-        return i === edit.caseIndex ? [] : [{ ...issue, path: ['cases', i - 1, ...rest].join('.') }];
-      });
-      continue;
-    }
-    if (edit.type === 'addCase' && edit.index !== undefined) {
-      const at = edit.index;
-      left = left.map((issue) => {
-        const [top, index, ...rest] = issue.path.split('.');
-        const i = Number(index);
-        return top !== 'cases' || i < at ? issue : { ...issue, path: ['cases', i + 1, ...rest].join('.') };
-      });
-      continue;
-    }
-    const set = setPaths(edit);
-    left = left.filter((issue) => !set.some((path) => issue.path === path || issue.path.startsWith(`${path}.`)));
-  }
-  return left;
-}
-
-/** Paths of the plan file an edit sets. */
-function setPaths(edit: PlanEdit): string[] {
-  const of = (caseIndex: number, ...parts: (string | number)[]) => ['cases', caseIndex, ...parts].join('.');
-  switch (edit.type) {
-    case 'plan':
-      return Object.keys(edit.values);
-    case 'year':
-      return [of(edit.caseIndex, 'years', edit.year, edit.key)];
-    case 'caseRate':
-      return [of(edit.caseIndex, 'case_rate')];
-    case 'model':
-      return [of(edit.caseIndex, 'model')];
-    case 'cash':
-      return Object.keys(edit.values).map((key) => of(edit.caseIndex, 'cash', edit.month, key));
-    case 'actual':
-      return Object.keys(edit.values).map((key) => of(edit.caseIndex, 'actuals', edit.month, key));
-    case 'daily':
-      return [of(edit.caseIndex, 'daily', edit.date, edit.metric)];
-    case 'revise':
-      return [of(edit.caseIndex, 'revisions', edit.year)];
-    default:
-      return [];
-  }
 }
 
 /** The plan file read (with what its bounds refused), the build's options and the plan compiled. */
