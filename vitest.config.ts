@@ -43,9 +43,15 @@ const timed = [
 const browser = 'e2e/**/*.test.ts';
 /**
  * Browser files whose steps race the page's own timers (what the idle prefetch has loaded by then, keys dispatched in
- * one task before the grid's callbacks): with the timed files, one at a time, on a processor no other browser shares.
+ * one task before the grid's callbacks, a result shown for three seconds): with the timed files, one at a time, on a
+ * processor no other browser shares.
  */
-const browserTimed = ['e2e/caching.test.ts', 'e2e/gridKeyboard.test.ts', 'e2e/gridClipboard.test.ts'];
+const browserTimed = [
+  'e2e/caching.test.ts',
+  'e2e/gridKeyboard.test.ts',
+  'e2e/gridClipboard.test.ts',
+  'e2e/googleSheets.test.ts',
+];
 /** Component tests: a screen's part (the grid and its edit loop) rendered alone in Chromium (vitest's browser mode). */
 const components = 'web/src/**/*.browser.test.tsx';
 /** Debian's Chromium, headless, as the browser tests launch it (e2e/browser.ts); never a downloaded browser. */

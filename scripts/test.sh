@@ -17,9 +17,29 @@ phase() {
     exit $status
   fi
 }
+# The browser files two at a time. A file that fails beside another browser is run again alone, once: it passes only
+# if it passes then, and the run names it, for a step that races the page's timers belongs in `browserTimed`.
+browser_files() {
+  local json
+  json=$(mktemp)
+  TOPLINE_TEST_PHASE=browser npx vitest run "$@" --reporter=default --reporter=json --outputFile.json="$json" && return 0
+  local failed
+  failed=$(node -e '
+    const report = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    const failed = report.testResults.filter((file) => file.status !== "passed").map((file) => file.name);
+    process.stdout.write(failed.join(" "));
+  ' "$json" 2>/dev/null)
+  rm -f "$json"
+  [ -n "$failed" ] || return 1
+  echo "== browser: failed beside another browser, run again alone: $failed"
+  retried+=("$failed")
+  TOPLINE_TEST_PHASE=browser npx vitest run "$@" --maxWorkers=1 $failed
+}
+retried=()
 summary() {
   echo "== phase times"
   printf '%s\n' "${report[@]}"
+  if [ ${#retried[@]} -gt 0 ]; then echo "== browser files that failed beside another browser: ${retried[*]}"; fi
 }
 
 phase lint npm run --silent lint
@@ -29,7 +49,7 @@ if [ $# -eq 0 ]; then
   # The engine, contract, web unit and API files two at a time; the browser files two at a time; then those that time
   # the API against itself, one at a time (vitest.config.ts).
   phase tests env TOPLINE_TEST_PHASE=parallel npx vitest run
-  phase browser env TOPLINE_TEST_PHASE=browser npx vitest run
+  phase browser browser_files
   phase serial env TOPLINE_TEST_PHASE=serial npx vitest run
 else
   phase tests npx vitest run "$@"
