@@ -40,6 +40,23 @@ const timed = [
   'api/src/routes/tenantLoad.test.ts',
   'api/src/testing/atLimits.test.ts',
 ];
+/**
+ * The slowest files of the parallel phase, which `npm run test:quick` leaves to `npm test`: LibreOffice's
+ * recalculation, whole exports read back by ExcelJS, the built server, parallel races, files and bodies at their
+ * bounds, and the properties drawn over every fixture (each takes 15 to 30 s here).
+ */
+const slow = [
+  'engine/src/export/actualInputsCalc.test.ts',
+  'engine/src/export/xlsx.test.ts',
+  'engine/src/export/xlsxValues.test.ts',
+  'engine/src/bounds.test.ts',
+  'api/src/production.test.ts',
+  'api/src/routes/races.test.ts',
+  'api/src/routes/xlsx.test.ts',
+  'api/src/routes/xlsxBounds.test.ts',
+  'api/src/routes/hostileInput.test.ts',
+  'api/src/routes/changeSets.test.ts',
+];
 const browser = 'e2e/**/*.test.ts';
 /**
  * Browser files whose steps race the page's own timers (what the idle prefetch has loaded by then, keys dispatched in
@@ -73,11 +90,12 @@ const chromium = {
  * and `browserTimed` one at a time, so that no other file shares the processor with a measurement or a race. Unset: every file, as vitest
  * schedules them.
  */
-const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'browser' | 'serial' | undefined;
+const phase = process.env.TOPLINE_TEST_PHASE as 'parallel' | 'quick' | 'browser' | 'serial' | undefined;
 /** A project's files in this phase: of `all` but `left`, those of the phase; `serial` are the project's timed ones. */
 function filesOf(all: string[], left: string[], serial: string[]) {
   const exclude = [...configDefaults.exclude, ...left];
   if (phase === 'parallel') return { include: all, exclude: [...exclude, browser, components, ...timed] };
+  if (phase === 'quick') return { include: all, exclude: [...exclude, browser, components, ...timed, ...slow] };
   if (phase === 'browser') return { include: all.includes(browser) ? [browser] : [], exclude: [...exclude, ...serial] };
   if (phase === 'serial') return { include: serial, exclude };
   return { include: all, exclude };
@@ -122,7 +140,7 @@ export default defineConfig({
         },
         test: {
           name: 'components',
-          include: phase === 'parallel' || phase === 'serial' ? [] : [components],
+          include: phase === 'browser' || !phase ? [components] : [],
           ...timeouts,
           browser: {
             enabled: true,
