@@ -36,7 +36,8 @@ export type { ApplyResult, ReadModelName, WorkbookState } from './patchTypes';
 type LiteralWrite = { cell: InputCell; value: number };
 
 /**
- * Applies edits to the plan's inputs and updates `hf` in place, in one batch.
+ * Applies edits to the plan's inputs and updates `hf` in place, in one batch. `edited`, when the caller has it, is the
+ * plan the edits make, already read (`patchToPlan`), which is then not read again.
  * @returns the workbook's new state and what changed.
  * @throws {PlanFileError} when the edited plan is invalid; the workbook is then unchanged.
  * @throws {EditError} when the plan's state does not allow an edit; the workbook is then unchanged.
@@ -46,8 +47,9 @@ export function patchWorkbook(
   state: WorkbookState,
   options: CompileOptions,
   edits: PlanEdit[],
+  edited?: PlanFile,
 ): { state: WorkbookState; result: ApplyResult; rebuild?: boolean } {
-  const next = parsePlanFile(applyEdits(state.plan, edits));
+  const next = edited ?? parsePlanFile(applyEdits(state.plan, edits));
   // Assumption edits beside literal writes keep the short way: their Assumptions sheets are compiled again and
   // written in the same batch.
   const assumptionEdits = edits.filter(isAssumptionEdit);
@@ -92,7 +94,7 @@ export function patchToPlan(
     return { state: { compiled: before, plan: next }, result: { changed: [], cells: 0, recompiled: 'none' } };
   }
   if (edits && sameData(parsePlanFile(applyEdits(state.plan, edits)), next)) {
-    return patchWorkbook(hf, state, options, edits);
+    return patchWorkbook(hf, state, options, edits, next);
   }
   const cases = sameSettings(state.plan, next)
     ? new Set(next.cases.flatMap((c, i) => (sameData(c, state.plan.cases[i]) ? [] : [i])))
