@@ -30,7 +30,7 @@ const PLAN_FIELDS = ['business_plan_name', 'start_year', 'start_month'] as const
 
 /**
  * The change set that takes `before` to `after`, or undefined when no change set says it: a plan field no write
- * changes, a revision or a month's status row taken back, a case put back among the others rather than after them.
+ * changes, a revision or a month's status row taken back, the cases both hold in another order.
  * Checked before it is answered: its engine edits applied to `before` give `after` exactly (memos in any order).
  */
 export function changesBetween(before: StoredPlan, after: StoredPlan): PlanChange[] | undefined {
@@ -48,13 +48,8 @@ export function changesBetween(before: StoredPlan, after: StoredPlan): PlanChang
   const added = after.caseIds.filter((id) => !before.caseIds.includes(id));
   const deleted = before.caseIds.filter((id) => !after.caseIds.includes(id));
   // The cases both hold keep their order: no change moves a case.
-  if (
-    !sameData(
-      before.caseIds.filter((id) => after.caseIds.includes(id)),
-      kept,
-    )
-  )
-    return undefined;
+  const keptBefore = before.caseIds.filter((id) => after.caseIds.includes(id));
+  if (!sameData(keptBefore, kept)) return undefined;
   const caseOf = (plan: StoredPlan, id: number) => plan.plan.cases[plan.caseIds.indexOf(id)] as PlanCase;
   for (const id of kept) {
     const caseChanges = caseChangesBetween(id, caseOf(before, id), caseOf(after, id));
@@ -166,13 +161,8 @@ function caseChangesBetween(caseId: number, was: PlanCase, now: PlanCase): PlanC
     if (!items.has(item.cost_id)) changes.push({ type: 'deleteCostItem', caseId, costId: Number(item.cost_id) });
   }
   for (const item of now.cost_items) {
-    if (
-      sameData(
-        item,
-        was.cost_items.find((x) => x.cost_id === item.cost_id),
-      )
-    )
-      continue;
+    const stood = was.cost_items.find((x) => x.cost_id === item.cost_id);
+    if (sameData(item, stood)) continue;
     const fields = Object.fromEntries(COST_ITEM_FIELDS.map((key) => [key, item[key as keyof typeof item]]));
     changes.push({ type: 'costItem', caseId, costId: Number(item.cost_id), item: fields as CostItemFields });
   }
@@ -182,14 +172,8 @@ function caseChangesBetween(caseId: number, was: PlanCase, now: PlanCase): PlanC
     if (!memos.has(memoKey(memo))) changes.push({ type: 'comment', caseId, comment: { ...memo, content: '' } });
   }
   for (const memo of now.comments) {
-    if (
-      !sameData(
-        memo,
-        was.comments.find((c) => memoKey(c) === memoKey(memo)),
-      )
-    ) {
-      changes.push({ type: 'comment', caseId, comment: memo });
-    }
+    const stood = was.comments.find((c) => memoKey(c) === memoKey(memo));
+    if (!sameData(memo, stood)) changes.push({ type: 'comment', caseId, comment: memo });
   }
   return changes;
 }
