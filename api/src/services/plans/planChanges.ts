@@ -77,24 +77,16 @@ async function writeRows(trx: Db, planId: number, changes: readonly PlanChange[]
 type AddCaseChange = Extract<PlanChange, { type: 'addCase' }>;
 
 /**
- * A new case's row, after the plan's other cases or at its index among them (those from there on move down one); the
- * change answered with its id.
+ * A new case's row, after the plan's other cases; the change answered with its id. A case put back in its place among
+ * the others (`index`) comes only from a restore, which writes its rows as they stood.
  */
 async function insertCase(trx: Db, planId: number, change: AddCaseChange): Promise<AddCaseChange> {
+  if (change.index !== undefined) throw new Error('a case is put back among the others only by a restore');
   const model = change.case.model as PlanCase['model'];
-  const cases = await trx('cases').where({ plan_id: planId }).orderBy(['position', 'id']).select('id', 'position');
-  const next = change.index === undefined ? undefined : cases[change.index];
-  if (next) {
-    await trx('cases')
-      .where({ plan_id: planId })
-      .andWhere('position', '>=', next.position)
-      .update({ position: trx.raw('position + 1') });
-  }
-  const last = cases.at(-1);
   const [row] = await trx('cases')
     .insert({
       plan_id: planId,
-      position: next ? next.position : last ? Number(last.position) + 1 : 0,
+      position: trx('cases').where({ plan_id: planId }).select(trx.raw('coalesce(max(position), -1) + 1')),
       name: change.case.case_name,
       rate: change.case.case_rate ?? 1,
       model_name: model.model_name,
