@@ -89,6 +89,8 @@ describe('the monthly grid and the clipboard', () => {
     await cell(page, 'equity_raised', 'M4').waitFor();
     await page.getByRole('tab', { name: 'Enter actuals' }).click();
     await page.locator('[data-test="edit-M4"]').waitFor();
+    // The actual view builds the browser's workbook; the paste goes in once it is there (see e2e/README.md).
+    await page.locator('section[data-screen="monthly_pl"][data-engine="ready"]').waitFor();
     await focusCell(page, 'equity_raised', 'M4');
     // As Excel writes it: CRLF, a quoted cell, a blank cell, brackets, ▲ and full-width digits.
     const tsv = '1,234\t"2,000"\t１，０００\r\n0\t500\t\r\n100\t200\t300\r\n(1,234)\t▲50\t-7\r\n';

@@ -77,6 +77,8 @@ describe('the monthly grid by keyboard', () => {
     await cell('cogs', 'M1').waitFor();
     await page.getByRole('tab', { name: 'Enter actuals' }).click();
     await page.locator('[data-test="edit-M1"]').waitFor();
+    // The actual view builds the browser's workbook; the keys go in once it is there (see e2e/README.md).
+    await page.locator('section[data-screen="monthly_pl"][data-engine="ready"]').waitFor();
     expect(await page.locator('[data-test="save-M1"]').count()).toBe(0);
 
     // Typing on a month not in edit mode opens it; -3,000 in a cost row shown negative is a cost of 3,000.
