@@ -37,7 +37,7 @@ export { EXPLAIN_LANGUAGES, type ExplainLanguage } from './explainLabels';
 export * from './labels';
 export { ALL_PERIODS, a1, monthColumn, type Period, periodsOfYear, quarterColumn, yearColumn } from './layout';
 export type { ApplyResult, ReadModelName } from './patch';
-export { sameData } from './planDiff';
+export { changedEntries, sameData } from './planDiff';
 export { assumptions } from './read/assumptions';
 export { caseComparison } from './read/caseComparison';
 export { estimateMonths } from './read/monthly';

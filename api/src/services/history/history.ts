@@ -101,8 +101,8 @@ export async function restoreHistory(db: Db, access: PlanAccess, at: number): Pr
     const changes = changesBetween(before, await storedPlan(trx, planId));
     return { id: Number(rows[0]?.id), version: await bumpVersion(trx, planId), changes };
   });
-  // The workbooks follow the restore as the change set between the plan before and after it; without one (a case put
-  // back among the others, a revision taken back) the cached workbook is rebuilt and the browser reads the plan again.
+  // The workbooks follow the restore as the change set between the plan before and after it; without one (cases in
+  // another order, a revision taken back) the cached workbook is rebuilt and the browser reads the plan again.
   committed(access, version, changes ? editsOfChanges(changes) : null);
   return { id, version };
 }

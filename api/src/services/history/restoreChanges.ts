@@ -12,7 +12,7 @@ import {
   type PlanChange,
   planChangesAnswer,
 } from '@topline/contract';
-import { applyEdits, type PlanCase, type PlanFile, parsePlanFile, sameData } from '@topline/engine';
+import { applyEdits, changedEntries, type PlanCase, type PlanFile, parsePlanFile, sameData } from '@topline/engine';
 
 type Change<T extends PlanChange['type']> = Extract<PlanChange, { type: T }>;
 type Memo = PlanCase['comments'][number];
@@ -103,25 +103,6 @@ function casesComeAndGo(
   return changes;
 }
 
-/** Entries of two records keyed by year, month or date whose values differ: each with its changed keys (null: gone). */
-function changedEntries<T extends object>(
-  before: Record<string, T>,
-  after: Record<string, T>,
-): [string, Record<string, number | null>][] {
-  const out: [string, Record<string, number | null>][] = [];
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const was = (before[key] ?? {}) as Record<string, unknown>;
-    const now = (after[key] ?? {}) as Record<string, unknown>;
-    const changed: Record<string, number | null> = {};
-    for (const field of new Set([...Object.keys(was), ...Object.keys(now)])) {
-      if (field === 'status' || sameData(was[field], now[field])) continue;
-      changed[field] = typeof now[field] === 'number' ? now[field] : null;
-    }
-    if (Object.keys(changed).length > 0) out.push([key, changed]);
-  }
-  return out;
-}
-
 /** The changes of one case kept by both, or undefined when one of them has no change. */
 function caseChangesBetween(caseId: number, was: PlanCase, now: PlanCase): PlanChange[] | undefined {
   const changes: PlanChange[] = [];
@@ -144,8 +125,9 @@ function caseChangesBetween(caseId: number, was: PlanCase, now: PlanCase): PlanC
     // A month's entry goes only with its status row, which no change deletes.
     if (!after) return undefined;
     const [changed] = changedEntries({ [month]: before ?? {} }, { [month]: after });
+    const { status: _, ...values } = changed?.[1] ?? {};
     // Saving actuals marks the month ACT; a month left EST is then reversed, its entered values kept.
-    changes.push({ type: 'actual', caseId, month: Number(month), values: changed?.[1] ?? {} });
+    changes.push({ type: 'actual', caseId, month: Number(month), values });
     if (after.status !== 'ACT') changes.push({ type: 'reverse', caseId, month: Number(month) });
   }
   for (const year of new Set([...Object.keys(was.revisions), ...Object.keys(now.revisions)])) {
