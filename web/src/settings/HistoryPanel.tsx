@@ -47,7 +47,7 @@ export function HistoryPanel({
   onPlanChanged,
 }: {
   plan: PlanListItem;
-  onPlanChanged: (answer?: SavedAnswer) => void;
+  onPlanChanged: (answer: SavedAnswer) => void;
 }) {
   const { t, i18n } = useTranslation();
   const notify = useNotice();

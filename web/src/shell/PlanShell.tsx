@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ExplainHost } from '../explain/ExplainContext';
 import { canEdit } from '../plan/access';
-import { followSave, resyncEngine, type SavedAnswer, wantEngine } from '../plan/engineSession';
+import { followSave, type SavedAnswer, wantEngine } from '../plan/engineSession';
 import { useSession } from '../session';
 import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
@@ -89,11 +89,10 @@ export default function PlanShell() {
   }, [search, setSearch]);
 
   const planChanged = useCallback(
-    (answer?: SavedAnswer) => {
+    (answer: SavedAnswer) => {
       setLoading(true);
       setRevision((value) => value + 1);
-      if (answer) void followSave(planId, answer, { applied: false });
-      else void resyncEngine(planId, true);
+      void followSave(planId, answer, { applied: false });
     },
     [planId],
   );

@@ -13,9 +13,9 @@ export interface ShellView {
   openSettings: (tab?: SettingsTab) => void;
   /**
    * The plan's inputs changed outside the screen (a restore): the screen reads them again, and the browser's engine
-   * follows the write's answer (its change set), or reads the plan again without one.
+   * follows the write's answer (its change set), or reads the plan again when it carries none (`followSave`).
    */
-  planChanged: (answer?: SavedAnswer) => void;
+  planChanged: (answer: SavedAnswer) => void;
 }
 
 export const ShellContext = createContext<ShellView | null>(null);
