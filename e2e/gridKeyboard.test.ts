@@ -5,7 +5,7 @@
  * and Save is reached with Tab and pressed with Enter or Space. Figures are typed as the row shows them: a cost of
  * 3,000 is -3,000 (a positive cost is refused, naming the sign), a repayment is positive.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '../web/src/format/numbers';
 import { type Stack, screenshot, startStack } from './browser';
@@ -301,6 +301,49 @@ describe('the monthly grid by keyboard', () => {
     await afterCallbacks();
     await page.keyboard.press('Enter');
     await waitForCell(page, 'monthly-grid', 'rd', 'M4', '-4,321');
+  }, 120_000);
+
+  it('keeps what was typed before the browser’s workbook came, whenever it comes', async () => {
+    // The actual view builds the browser's workbook from the plan file when it opens. Here the file is held back, and
+    // let through after the key that opened the editor, after the figure, or after Enter: the figure stays each time
+    // and the save stores it.
+    const months = [
+      ['M10', 'after the first key'],
+      ['M11', 'after the figure'],
+      ['M12', 'after Enter'],
+    ] as const;
+    for (const [colId, when] of months) {
+      const held: Route[] = [];
+      const file = '**/business-plan/file?*';
+      await page.route(file, (route) => {
+        held.push(route);
+      });
+      await page.goto(`/business-plans/${planId}/monthly_pl`);
+      await cell('cogs', colId).waitFor();
+      await page.getByRole('tab', { name: 'Enter actuals' }).click();
+      await page.locator(`[data-test="edit-${colId}"]`).waitFor();
+      const release = async () => {
+        await expect.poll(() => held.length).toBeGreaterThan(0);
+        expect(await page.locator('section[data-screen="monthly_pl"]').getAttribute('data-engine')).toBe('waiting');
+        for (const route of held) await route.continue();
+        await page.unroute(file);
+        await page.locator('section[data-screen="monthly_pl"][data-engine="ready"]').waitFor();
+      };
+      await focusCell('cogs', colId);
+      await startTyping('-');
+      if (when === 'after the first key') await release();
+      await page.keyboard.type('9,876');
+      if (when === 'after the figure') await release();
+      await page.keyboard.press('Enter');
+      if (when === 'after Enter') await release();
+      await waitForCell(page, 'monthly-grid', 'cogs', colId, '-9,876');
+      const saved = page.waitForResponse((r) => r.url().includes('/pl/monthly/edit') && r.status() === 200);
+      await page.locator(`[data-test="save-${colId}"]`).click();
+      await saved;
+      await waitForCell(page, 'monthly-grid', 'cogs', colId, '-9,876');
+    }
+    const actuals = await storedActuals();
+    expect([actuals['10']?.cogs, actuals['11']?.cogs, actuals['12']?.cogs]).toEqual([9876, 9876, 9876]);
   }, 120_000);
 
   it('works the same in an editable year table: type, paste (refused whole or one edit), undo', async () => {
