@@ -1,5 +1,5 @@
 import { BILLING_RETURN_PATH } from '@topline/contract';
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useLocation, useNavigate } from 'react-router';
 import { configureClient, getToken } from './api/client';
@@ -9,7 +9,7 @@ import { NoticeProvider, useNotice } from './notices';
 import { LandingPage } from './pages/landing/LandingPage';
 import { type LoginState, SessionProvider, useSession } from './session';
 import { Loading } from './shell/Loading';
-import { importPlanShell, preloadPlanRoute } from './shell/routePreload';
+import { isPlanPath, planShell, preloadPlanRoute } from './shell/routePreload';
 
 const LoginPage = lazy(() => import('./pages/LoginPage'));
 const PasswordResetPage = lazy(() => import('./pages/PasswordResetPage'));
@@ -18,7 +18,7 @@ const InvitationPage = lazy(() => import('./pages/InvitationPage'));
 const LegalPage = lazy(() => import('./pages/LegalPage'));
 const ErrorPage = lazy(() => import('./pages/ErrorPage'));
 const CreatePage = lazy(() => import('./wizard/CreatePage'));
-const PlanShell = lazy(importPlanShell);
+const PlanShell = planShell.Component;
 const GoogleDriveCallback = lazy(() => import('./screens/GoogleDriveCallback'));
 const BillingReturn = lazy(() => import('./settings/BillingReturn'));
 
@@ -85,16 +85,20 @@ function RequireAuth({ children }: { children: ReactNode }) {
   const session = useSession();
   const { refresh } = session;
   const hasToken = getToken() !== null;
+  // Entering the plan pages, the page waits for their shell and screen as it waits for the session, so that they
+  // render at once rather than through a fallback React would hold for 300 ms (`preloadable.tsx`). Later moves
+  // between screens never wait here.
+  const [entered, setEntered] = useState(() => !isPlanPath(pathname) || planShell.loaded());
   useEffect(() => {
     if (!hasToken || !pathname) return;
     void refresh();
     // A plan page's shell and screen load while the session is read (after its request, which thus goes first).
-    preloadPlanRoute(pathname);
+    void preloadPlanRoute(pathname).then(() => setEntered(true));
   }, [hasToken, pathname, refresh]);
   const toLogin = session.expiredFrom !== null;
   const login = <Navigate to="/login" replace state={{ from: session.expiredFrom ?? '/' } satisfies LoginState} />;
   if (!hasToken) return toLogin ? login : <Navigate to="/" replace />;
-  if (!session.loaded) return <Loading />;
+  if (!session.loaded || !entered) return <Loading />;
   if (!session.user)
     return session.failed ? <Navigate to="/500" replace /> : toLogin ? login : <Navigate to="/" replace />;
   return <>{children}</>;

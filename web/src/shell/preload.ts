@@ -4,10 +4,12 @@
  * waterfall of three round trips. `preloadPlanRoute` (`routePreload.ts`, apart so that the shell it loads does not
  * import it back) starts both at once from the address, while the session is read;
  * `prefetchScreens` loads the side menu's other screens when the browser is idle, so a move through the menu waits for
- * no download. A dynamic import runs once per module, so a preload and the later `lazy` share it.
+ * no download. A dynamic import runs once per module, so a preload and the later render share it; a screen whose
+ * chunk is there renders at once, without suspending (`preloadable.tsx`).
  */
 import type { ScreenKey } from '@topline/contract';
 import type { ComponentType } from 'react';
+import { type Preloadable, preloadable } from '../lib/preloadable';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
 
@@ -21,6 +23,11 @@ export const SCREEN_IMPORTS: Record<ScreenKey, () => ScreenModule> = {
   expenses: () => import('../screens/ExpensesScreen'),
   setting: () => import('../screens/SettingScreen'),
 };
+
+/** Each screen's component, rendered at once when its chunk has loaded. */
+export const SCREEN_MODULES = Object.fromEntries(
+  Object.entries(SCREEN_IMPORTS).map(([key, load]) => [key, preloadable(load)]),
+) as Record<ScreenKey, Preloadable<object>>;
 
 /** The screen a path of the plan pages opens (`/business-plans/1` is the dashboard), or null for another page. */
 export function screenOfPath(pathname: string): ScreenKey | null {
@@ -41,7 +48,8 @@ export function prefetchScreens(keys: readonly ScreenKey[]): () => void {
   const step = (index: number) => {
     const key = keys[index];
     if (cancelled || key === undefined) return;
-    void SCREEN_IMPORTS[key]()
+    void SCREEN_MODULES[key]
+      .preload()
       .catch(() => {})
       .then(() => idle(() => step(index + 1)));
   };

@@ -2,14 +2,19 @@
  * The plan pages' shell and the screen of an address, loaded ahead of need (`preload.ts`). Apart from `preload.ts`,
  * which the shell itself imports, so that no module imports the shell that imports it.
  */
-import { SCREEN_IMPORTS, screenOfPath } from './preload';
+import { preloadable } from '../lib/preloadable';
+import { SCREEN_MODULES, screenOfPath } from './preload';
 
-export const importPlanShell = () => import('./PlanShell');
+export const planShell = preloadable(() => import('./PlanShell'));
 
-/** Starts loading the shell and the screen of `pathname`, when it is a plan page; a failure shows when rendered. */
-export function preloadPlanRoute(pathname: string): void {
-  if (!pathname.startsWith('/business-plans/')) return;
-  void importPlanShell().catch(() => {});
+/**
+ * Starts loading the shell and the screen of `pathname`, when it is a plan page; resolves once both have loaded or
+ * failed (a failure shows when rendered).
+ */
+export async function preloadPlanRoute(pathname: string): Promise<void> {
+  if (!isPlanPath(pathname)) return;
   const key = screenOfPath(pathname);
-  if (key) void SCREEN_IMPORTS[key]().catch(() => {});
+  await Promise.allSettled([planShell.preload(), ...(key ? [SCREEN_MODULES[key].preload()] : [])]);
 }
+
+export const isPlanPath = (pathname: string) => pathname.startsWith('/business-plans/');

@@ -7,8 +7,8 @@ import {
   type Scope,
   type ScreenKey,
 } from '@topline/contract';
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import { SCREEN_IMPORTS } from './preload';
+import type { ComponentType } from 'react';
+import { SCREEN_MODULES } from './preload';
 
 /** The working screens under /business-plans/:id, each loaded on demand so charts and grids stay out of the shell. */
 export interface ScreenDef {
@@ -31,8 +31,8 @@ export const SCREENS: readonly ScreenDef[] = [
 ];
 
 export const SCREEN_COMPONENTS = Object.fromEntries(
-  Object.entries(SCREEN_IMPORTS).map(([key, load]) => [key, lazy(load)]),
-) as Record<ScreenKey, LazyExoticComponent<ComponentType>>;
+  Object.entries(SCREEN_MODULES).map(([key, module]) => [key, module.Component]),
+) as Record<ScreenKey, ComponentType>;
 
 export function screenByKey(key: ScreenKey): ScreenDef {
   return SCREENS.find((screen) => screen.key === key) ?? (SCREENS[0] as ScreenDef);
