@@ -1,8 +1,10 @@
 /**
  * Plotly charts through react-plotly.js and the basic partial bundle (scatter, bar, pie), both loaded by a dynamic
- * import the first time a chart shows, so neither is in the shell's bundle.
+ * import the first time a chart shows, so neither is in the shell's bundle. A chart draws once the browser is idle
+ * after the screen appeared: drawing takes tens of milliseconds of the main thread, and the screen's grid shows its
+ * numbers first.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useCurrencySymbol } from '../grid/currency';
 import { chartLayout } from './layout';
 import type { Trace } from './trace';
@@ -30,20 +32,40 @@ const Plot = lazy(async () => {
   return { default: PlotComponent };
 });
 
+/** False until the browser has been idle once since the component mounted (at most a second). */
+function useIdleOnce(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = window.setTimeout(() => setIdle(true), 50);
+    return () => window.clearTimeout(id);
+  }, []);
+  return idle;
+}
+
 export function Chart({ traces, title, height = 300, layout, testId, money }: ChartProps) {
   const symbol = useCurrencySymbol();
+  const idle = useIdleOnce();
   const moneyAxes = money === true ? ['yaxis'] : money ? money : [];
+  const waiting = <div className="chart-loading" style={{ height }} />;
   return (
     <div className="chart" data-test={testId} style={{ minHeight: height }}>
-      <Suspense fallback={<div className="chart-loading" style={{ height }} />}>
-        <Plot
-          data={traces}
-          layout={chartLayout({ traces, title, height, layout, money: { symbol, axes: moneyAxes } })}
-          config={{ displayModeBar: false, responsive: true }}
-          style={{ width: '100%' }}
-          useResizeHandler
-        />
-      </Suspense>
+      {!idle ? (
+        waiting
+      ) : (
+        <Suspense fallback={waiting}>
+          <Plot
+            data={traces}
+            layout={chartLayout({ traces, title, height, layout, money: { symbol, axes: moneyAxes } })}
+            config={{ displayModeBar: false, responsive: true }}
+            style={{ width: '100%' }}
+            useResizeHandler
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
