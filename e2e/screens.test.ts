@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber, formatPercent } from '../web/src/format/numbers';
-import { type Stack, screenshot, startStack } from './browser';
-import { cellText, engineOf, enterCell, openScreen, ownerWithPlan, waitForCell } from './screensHelpers';
+import { newPage, type Stack, screenshot, startStack } from './browser';
+import { cellText, engineOf, enterCell, openScreen, ownerWithPlan, signIn, waitForCell } from './screensHelpers';
 
 let stack: Stack;
 let owner: { token: string };
@@ -43,6 +43,43 @@ describe('working screens in headless Chromium', () => {
       await screenshot(page, `screen-${screen || 'dashboard'}`);
     }
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('moves through the side menu once the next screen’s code is there, never through a loading screen', async () => {
+    // A new browser, whose KPI screen code is held back: a click on KPI leaves the P&L in place until it comes.
+    const fresh = await newPage(stack, { locale: 'en-US' });
+    try {
+      const p = fresh.page;
+      await signIn(p, owner.token);
+      const held: Route[] = [];
+      const kpiCode = /\/assets\/KpiScreen-[^/]*\.js$/;
+      await p.route(kpiCode, (route) => {
+        held.push(route);
+      });
+      await p.goto(`/business-plans/${planId}/pl`);
+      await p.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').waitFor();
+      // Whether the screen's loading fallback (not the data's overlay) ever shows from here on.
+      await p.evaluate(() => {
+        const seen = window as unknown as { fallbackSeen: boolean };
+        seen.fallbackSeen = false;
+        new MutationObserver(() => {
+          for (const el of document.querySelectorAll('.shell-content .loading'))
+            if (!el.closest('.content-loading')) seen.fallbackSeen = true;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await p.locator('.side-menu [data-screen="kpi"]').click();
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await p.waitForTimeout(300);
+      expect(new URL(p.url()).pathname).toBe(`/business-plans/${planId}/pl`);
+      expect(await p.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').count()).toBe(1);
+      for (const route of held) await route.continue();
+      await p.unroute(kpiCode);
+      await p.waitForURL(`**/business-plans/${planId}/kpi`);
+      await p.locator('[data-test="kpi-table"] .ag-row').first().waitFor();
+      expect(await p.evaluate(() => (window as unknown as { fallbackSeen: boolean }).fallbackSeen)).toBe(false);
+    } finally {
+      await fresh.context.close();
+    }
   }, 120_000);
 
   it('adds, compares, renames and deletes a case, edits the chart colours and remembers the dismissed suggestion', async () => {

@@ -1,8 +1,10 @@
 import type { PlanListItem, UserView } from '@topline/contract';
+import { type MouseEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { runtimeConfig } from '../config';
 import { usePlanIcon } from '../lib/planIcon';
+import { SCREEN_MODULES } from './preload';
 import { hasAccess, type ScreenDef, screenByKey } from './screens';
 
 function PlanIcon({ plan }: { plan: PlanListItem }) {
@@ -26,21 +28,57 @@ export function SideMenu({ plan, plans, user, collapsed, onToggle, onSettings, o
   const { t } = useTranslation();
   const links = runtimeConfig().links;
   const base = `/business-plans/${plan.business_plan_id}`;
-  const item = (screen: ScreenDef, icon: string) => (
-    <NavLink
-      key={screen.key}
-      to={screen.path ? `${base}/${screen.path}` : base}
-      end
-      className={({ isActive }) => `menu-item${isActive ? ' active' : ''}`}
-      title={collapsed ? t(screen.label) : undefined}
-      data-screen={screen.key}
-    >
-      <span className="menu-icon" aria-hidden="true">
-        {icon}
-      </span>
-      <span className="menu-text">{t(screen.label)}</span>
-    </NavLink>
-  );
+  const navigate = useNavigate();
+  const pending = useRef<string | null>(null);
+  /**
+   * A screen's chunk loads as the pointer or the focus comes to its entry, and a click on a screen whose chunk is not
+   * there yet moves once it is: the screen then renders at once, where a move ahead of its chunk would show the
+   * loading fallback that React holds for up to 300 ms (`lib/preloadable.tsx`).
+   */
+  const intent = (screen: ScreenDef) => () => void SCREEN_MODULES[screen.key].preload().catch(() => {});
+  const follow = (screen: ScreenDef, to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (!plain) return;
+    const module = SCREEN_MODULES[screen.key];
+    // The latest click wins: a move still waiting for its chunk is dropped.
+    if (module.loaded()) {
+      pending.current = null;
+      return;
+    }
+    event.preventDefault();
+    if (pending.current === to) return;
+    pending.current = to;
+    const from = window.location.pathname;
+    // A chunk that fails to load is asked for again by the screen, whose boundary then says so. A move the user made
+    // meanwhile (another entry, the browser's back) stands.
+    const go = () => {
+      if (pending.current !== to) return;
+      pending.current = null;
+      if (window.location.pathname === from) navigate(to);
+    };
+    module.preload().then(go, go);
+  };
+  const item = (screen: ScreenDef, icon: string) => {
+    const to = screen.path ? `${base}/${screen.path}` : base;
+    return (
+      <NavLink
+        key={screen.key}
+        to={to}
+        end
+        className={({ isActive }) => `menu-item${isActive ? ' active' : ''}`}
+        title={collapsed ? t(screen.label) : undefined}
+        data-screen={screen.key}
+        onPointerEnter={intent(screen)}
+        onFocus={intent(screen)}
+        onClick={follow(screen, to)}
+      >
+        <span className="menu-icon" aria-hidden="true">
+          {icon}
+        </span>
+        <span className="menu-text">{t(screen.label)}</span>
+      </NavLink>
+    );
+  };
   return (
     <aside className={`side-menu${collapsed ? ' collapsed' : ''}`} aria-label="menu">
       <div className="plan-rail">
