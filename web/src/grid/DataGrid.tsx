@@ -72,15 +72,12 @@ export function DataGrid<Row>({
   const width = useWidth(wrapper);
   const fitted = useFittedHeight(height === 'fit');
   // A pinned label column takes at most a third of the grid's width (a phone's 375 px leaves the figures the rest).
-  const sized = useMemo(
-    () =>
-      width === null
-        ? columns
-        : columns.map((c) =>
-            c.pinned === 'left' && c.width && c.width > width / 3 ? { ...c, width: Math.floor(width / 3) } : c,
-          ),
-    [columns, width],
-  );
+  // The same columns where none is capped: new definitions make the grid build its columns again.
+  const sized = useMemo(() => {
+    const capped = (c: ColDef<Row>) => width !== null && c.pinned === 'left' && !!c.width && c.width > width / 3;
+    if (width === null || !columns.some(capped)) return columns;
+    return columns.map((c) => (capped(c) ? { ...c, width: Math.floor(width / 3) } : c));
+  }, [columns, width]);
   const defaultColDef = useMemo<ColDef<Row>>(() => ({ sortable: false, resizable: true, suppressMovable: true }), []);
   const auto = height === 'auto';
   // Stable callbacks: a new function on every render would make the grid redraw its rows.
