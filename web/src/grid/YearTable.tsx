@@ -124,6 +124,12 @@ export function YearTable<K extends string = string>({
   useEffect(() => cellExplain.refresh(), [rows]);
   const options = useMemo(() => ({ ...sheet.options, ...cellExplain.options }), [sheet, cellExplain.options]);
   const currency = useCurrencySymbol();
+  // The columns are built again only when what they show changes: the headers' text (not a new array of the same
+  // text, which a screen makes on every render) and whether the table takes edits (not a new `onEdit`, read through
+  // `editing`). New definitions make the grid rebuild its columns and redraw every cell.
+  const headerText = headers.join('\u0000');
+  const takesEdits = onEdit !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `headerText` stands for `headers`
   const columns = useMemo<ColDef<GridRow<K>>[]>(
     () =>
       sheet.withKeys([
@@ -144,7 +150,7 @@ export function YearTable<K extends string = string>({
           minWidth: 110,
           flex: 1,
           type: 'rightAligned',
-          editable: (p) => editable && !!p.data?.row.editKey && !!onEdit,
+          editable: (p) => editable && !!p.data?.row.editKey && takesEdits,
           cellEditorParams: { useFormatter: true },
           valueFormatter: (p: ValueFormatterParams<GridRow<K>>) => {
             const row = p.data?.row;
@@ -156,7 +162,7 @@ export function YearTable<K extends string = string>({
           valueParser: (p: ValueParserParams<GridRow<K>>) => String(p.newValue ?? ''),
           valueSetter: (p) => {
             const row = p.data?.row;
-            if (!row?.editKey || !onEdit) return false;
+            if (!row?.editKey || !takesEdits) return false;
             const colId = `c${i}`;
             const typed = String(p.newValue ?? '');
             const old = p.oldValue as number | null;
@@ -182,7 +188,7 @@ export function YearTable<K extends string = string>({
           },
         })),
       ]),
-    [headers, editable, onEdit, firstColumn, sheet, t, currency],
+    [headerText, editable, takesEdits, firstColumn, sheet, t, currency],
   );
   return (
     <div className="cell-explain-frame" ref={cellExplain.frame}>
