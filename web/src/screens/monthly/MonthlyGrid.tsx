@@ -348,7 +348,7 @@ export function MonthlyGrid({
           },
         })),
     ] as ColDef<Row>[]);
-  }, [shape, display, enterable, view, variance, actions, t, sheet, currency]);
+  }, [shape, display, enterable, view, variance, t, sheet, currency]);
 
   const options = useMemo(
     () => ({
