@@ -6,6 +6,7 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useCurrencySymbol } from '../grid/currency';
+import { whenIdle } from '../lib/idle';
 import { chartLayout } from './layout';
 import type { Trace } from './trace';
 
@@ -35,14 +36,7 @@ const Plot = lazy(async () => {
 /** False until the browser has been idle once since the component mounted (at most a second). */
 function useIdleOnce(): boolean {
   const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(() => setIdle(true), { timeout: 1000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = window.setTimeout(() => setIdle(true), 50);
-    return () => window.clearTimeout(id);
-  }, []);
+  useEffect(() => whenIdle(() => setIdle(true), 1000), []);
   return idle;
 }
 

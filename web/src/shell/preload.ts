@@ -9,6 +9,7 @@
  */
 import type { ScreenKey } from '@topline/contract';
 import type { ComponentType } from 'react';
+import { whenIdle } from '../lib/idle';
 import { type Preloadable, preloadable } from '../lib/preloadable';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
@@ -41,10 +42,7 @@ export function screenOfPath(pathname: string): ScreenKey | null {
 /** Loads the screens of `keys` one after another, each when the browser is idle. */
 export function prefetchScreens(keys: readonly ScreenKey[]): () => void {
   let cancelled = false;
-  const idle = (next: () => void) => {
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(next, { timeout: 2000 });
-    else setTimeout(next, 200);
-  };
+  const idle = (next: () => void) => whenIdle(next, 2000);
   const step = (index: number) => {
     const key = keys[index];
     if (cancelled || key === undefined) return;

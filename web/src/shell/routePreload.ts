@@ -7,6 +7,9 @@ import { SCREEN_MODULES, screenOfPath } from './preload';
 
 export const planShell = preloadable(() => import('./PlanShell'));
 
+/** Whether `pathname` is one of the plan pages, which the shell holds. */
+export const isPlanPath = (pathname: string) => pathname.startsWith('/business-plans/');
+
 /**
  * Starts loading the shell and the screen of `pathname`, when it is a plan page; resolves once both have loaded or
  * failed (a failure shows when rendered).
@@ -16,5 +19,3 @@ export async function preloadPlanRoute(pathname: string): Promise<void> {
   const key = screenOfPath(pathname);
   await Promise.allSettled([planShell.preload(), ...(key ? [SCREEN_MODULES[key].preload()] : [])]);
 }
-
-export const isPlanPath = (pathname: string) => pathname.startsWith('/business-plans/');
