@@ -16,13 +16,19 @@ const sheet = (name: string, rows: number): WriterSheet => ({
 });
 
 describe('the XLSX writer', () => {
-  it('zips every part with the CRC-32 and the size of its bytes', async () => {
-    const bytes = await writeXlsx({
-      title: 'Plan',
-      creator: 'Topline',
-      sheets: [sheet('One', 3), sheet('Two', 5000)],
-      names: [{ name: 'x', reference: 'One!$B$2' }],
-    });
+  it.each([
+    ['zlib', undefined],
+    ['the platform stream', 'stream'],
+  ] as const)('zips every part with the CRC-32 and the size of its bytes, deflated by %s', async (_, deflate) => {
+    const bytes = await writeXlsx(
+      {
+        title: 'Plan',
+        creator: 'Topline',
+        sheets: [sheet('One', 3), sheet('Two', 5000)],
+        names: [{ name: 'x', reference: 'One!$B$2' }],
+      },
+      deflate ? { deflate } : {},
+    );
     // JSZip refuses an entry whose CRC-32 or size does not match its inflated bytes.
     const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
     const two = await zip.file('xl/worksheets/sheet2.xml')?.async('string');
