@@ -67,6 +67,23 @@ describe('XLSX sheet names', () => {
     );
     // A longer name that ends like a renamed one is another sheet.
     expect(renameSheets('XC1_Estimate!A1+C1_Estimates!A1', names)).toBe('XC1_Estimate!A1+C1_Estimates!A1');
+    // Quotes inside text and names: a doubled quote is one quote, a `!` or `'` in text is text.
+    expect(renameSheets(`"a""!b'"&C1_Estimate!A1&"it's"&'C1 Actuals'!A1`, names)).toBe(
+      `"a""!b'"&'Base case Estimate'!A1&"it's"&'Tom''s Actuals'!A1`,
+    );
+    expect(renameSheets(`'C1_Estimate'!A1+'C1 Actuals'&C1_Estimate!B2`, names)).toBe(
+      `'Base case Estimate'!A1+'C1 Actuals'&'Base case Estimate'!B2`,
+    );
+    // A name after a sheet's own cell reference, a range of two sheets, a name starting after digits.
+    expect(renameSheets('C1_Estimate!A1:C1_Estimate!B2*2+1C1_Estimate!C3', names)).toBe(
+      `'Base case Estimate'!A1:'Base case Estimate'!B2*2+1'Base case Estimate'!C3`,
+    );
+    // A quote never closed opens no text.
+    expect(renameSheets('"open C1_Estimate!A1', names)).toBe(`"open 'Base case Estimate'!A1`);
+    const quoted = new Map([['C1_Estimate', 'A "best" case Estimate']]);
+    expect(renameSheets(`C1_Estimate!A1&"x"&C1_Estimate!B1`, quoted)).toBe(
+      `'A "best" case Estimate'!A1&"x"&'A "best" case Estimate'!B1`,
+    );
   });
 
   it('an exported file names its sheets after the cases, and its actuals import back by those names', async () => {

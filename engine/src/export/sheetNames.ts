@@ -96,13 +96,47 @@ function caseLabel(name: string, index: number, word: string, used: ReadonlySet<
   }
 }
 
-/** A reference to a sheet in a formula, or a string literal (whose text is left alone). */
-const SHEET_REFERENCE = /"(?:[^"]|"")*"|'((?:[^']|'')+)'!|([A-Za-z_][\w.]*)!/g;
+/** Per map of names, each sheet reference met so far (`'C1_Estimate'`, `C1_Estimate`) as it is renamed, with its `!`. */
+const renamedReferences = new WeakMap<ReadonlyMap<string, string>, Map<string, string | null>>();
 
-/** Per map of names, each sheet reference met so far (`'C1_Estimate'!`, `C1_Estimate!`) as it is renamed. */
-const renamedReferences = new WeakMap<ReadonlyMap<string, string>, Map<string, string>>();
+const BANG = 33; // !
 
-/** A formula (or a defined name's reference) with its sheet references renamed by `names`. */
+/** Whether a character code is one of a bare sheet name's (`[\w.]`). */
+function isNameChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46
+  );
+}
+
+/** Whether a character code can start a bare sheet name (`[A-Za-z_]`). */
+function isNameStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/**
+ * The position of the quote that closes the quoted text opening at `at` (`"` or `'`), or -1 when it is not closed. A
+ * doubled quote inside is one quote of the text.
+ */
+function closingQuote(formula: string, at: number, quote: '"' | "'"): number {
+  let i = at + 1;
+  for (;;) {
+    const close = formula.indexOf(quote, i);
+    if (close < 0 || formula.charAt(close + 1) !== quote) return close;
+    i = close + 2;
+  }
+}
+
+/**
+ * A formula (or a defined name's reference) with its sheet references renamed by `names`: a bare name (`C1_Estimate!`)
+ * or a quoted one (`'C1 Actuals'!`, a doubled quote inside being one quote) before a `!`, outside string literals,
+ * whose text is left alone. Formulas run to millions of characters in a plan's export, so the text is not scanned
+ * character by character: the search jumps from one `!`, `"` or `'` to the next, and reads a bare name backwards from
+ * its `!`.
+ */
 export function renameSheets(formula: string, names: ReadonlyMap<string, string>): string {
   // Most formulas of a sheet read only their own sheet: nothing to rename.
   if (names.size === 0 || !formula.includes('!')) return formula;
@@ -111,18 +145,60 @@ export function renameSheets(formula: string, names: ReadonlyMap<string, string>
     known = new Map();
     renamedReferences.set(names, known);
   }
-  const references = known;
-  return formula.replace(SHEET_REFERENCE, (match: string, quoted?: string, bare?: string) => {
-    if (match.charCodeAt(0) === 34) return match; // a string literal: "…"
-    let out = references.get(match);
-    if (out === undefined) {
-      const sheet = quoted !== undefined ? quoted.replace(/''/g, "'") : (bare ?? '');
-      const renamed = names.get(sheet);
-      out = renamed === undefined ? match : `${quoteSheet(renamed)}!`;
-      references.set(match, out);
+  let out = '';
+  /** Where the text not yet copied to `out` starts. */
+  let copied = 0;
+  /** Where the search goes on: everything before it is read. */
+  let from = 0;
+  let double = formula.indexOf('"');
+  let single = formula.indexOf("'");
+  for (;;) {
+    const bang = formula.indexOf('!', from);
+    if (bang < 0) break;
+    if (double >= 0 && double < from) double = formula.indexOf('"', from);
+    if (single >= 0 && single < from) single = formula.indexOf("'", from);
+    let start: number;
+    let key: string;
+    let sheet: string;
+    if (double >= 0 && double < bang && (single < 0 || double < single)) {
+      // A string literal: its text is left alone.
+      // A quote that is never closed opens no literal.
+      const close = closingQuote(formula, double, '"');
+      from = close < 0 ? double + 1 : close + 1;
+      continue;
     }
-    return out;
-  });
+    if (single >= 0 && single < bang) {
+      // A quoted sheet name, if its closing quote is followed by `!`.
+      const close = closingQuote(formula, single, "'");
+      if (close < 0 || close === single + 1 || formula.charCodeAt(close + 1) !== BANG) {
+        from = single + 1;
+        continue;
+      }
+      start = single;
+      key = formula.slice(single, close + 1);
+      sheet = key.slice(1, -1).replace(/''/g, "'");
+      from = close + 2;
+    } else {
+      // A bare name: the run of name characters before the `!`, from its first letter or underscore.
+      start = bang;
+      while (start > from && isNameChar(formula.charCodeAt(start - 1))) start -= 1;
+      while (start < bang && !isNameStart(formula.charCodeAt(start))) start += 1;
+      from = bang + 1;
+      if (start === bang) continue;
+      key = formula.slice(start, bang);
+      sheet = key;
+    }
+    let renamed = known.get(key);
+    if (renamed === undefined) {
+      const name = names.get(sheet);
+      renamed = name === undefined ? null : `${quoteSheet(name)}!`;
+      known.set(key, renamed);
+    }
+    if (renamed === null) continue;
+    out += formula.slice(copied, start) + renamed;
+    copied = from;
+  }
+  return copied === 0 ? formula : out + formula.slice(copied);
 }
 
 /**
