@@ -89,6 +89,8 @@ interface Load {
   decoded: number;
   /** Ended without its body: cancelled by a navigation, or failed. */
   failed: boolean;
+  /** Ended, with its body or without. */
+  ended: boolean;
 }
 
 /** Records every load of `page` through a DevTools session, until the returned function is called. */
@@ -106,6 +108,7 @@ async function recordLoads(page: Page): Promise<(stop?: boolean) => Promise<Load
     transferred: 0,
     decoded: 0,
     failed: false,
+    ended: false,
   });
   const of = (id: string): Load => {
     let load = loads.get(id);
@@ -146,10 +149,14 @@ async function recordLoads(page: Page): Promise<(stop?: boolean) => Promise<Load
     of(event.requestId).decoded += event.dataLength;
   });
   session.on('Network.loadingFailed', (event) => {
-    of(event.requestId).failed = true;
+    const load = of(event.requestId);
+    load.failed = true;
+    load.ended = true;
   });
   session.on('Network.loadingFinished', (event) => {
-    of(event.requestId).transferred = event.encodedDataLength;
+    const load = of(event.requestId);
+    load.transferred = event.encodedDataLength;
+    load.ended = true;
   });
   await session.send('Network.enable');
   // What has loaded so far; the last call stops recording.
@@ -175,6 +182,22 @@ async function openScreen(page: Page, screen: string): Promise<void> {
  */
 const scripts = (loads: Load[]) =>
   loads.filter((load) => load.url.startsWith(`${webUrl}/assets/`) && load.url.endsWith('.js'));
+/**
+ * Waits for the end of a visit's loads: the side menu's other screens load while the browser is idle, after the screen
+ * shows, so the visit ends once no script has come for 3 s and every script that came has ended (one still on its way
+ * has no answer yet, so nothing would say where it came from), but for a load the browser joined to another of the
+ * same file, which never ends on its own.
+ */
+async function settle(page: Page, loads: (stop: boolean) => Promise<Load[]>): Promise<void> {
+  let count = -1;
+  for (let settled = 0; settled < 3; ) {
+    const now = scripts(await loads(false));
+    const ended = now.every((load) => load.ended || now.some((other) => other.url === load.url && other.ended));
+    settled = now.length === count && ended ? settled + 1 : 0;
+    count = now.length;
+    await page.waitForTimeout(1_000);
+  }
+}
 const sum = (loads: Load[], key: 'transferred' | 'decoded') => loads.reduce((total, load) => total + load[key], 0);
 
 describe('the built app as the browser downloads it', () => {
@@ -198,17 +221,13 @@ describe('the built app as the browser downloads it', () => {
     const firstLoads = await recordLoads(first);
     await openScreen(first, 'pl');
     await first.locator('[data-test="pl-table"] .ag-row[row-id="arr"]').waitFor();
-    // The screen's own lazy loads (the plan file, then the engine) end before the next navigation could cancel them.
+    // The screen's own lazy loads (the plan file, then the engine) and the other screens loaded while the browser is
+    // idle end before the next navigation could cut them off: a load cut off after its file had come keeps the file
+    // in the cache but never tells it (no answer, no end), and the next load of the file then comes from the cache.
     await first.waitForLoadState('networkidle');
+    await settle(first, firstLoads);
     await openScreen(first, 'monthly_pl');
-    // The side menu's other screens load while the browser is idle: the visit ends once no script has come for 3 s.
-    let count = -1;
-    for (let settled = 0; settled < 3; ) {
-      const now = scripts(await firstLoads(false)).length;
-      settled = now === count ? settled + 1 : 0;
-      count = now;
-      await first.waitForTimeout(1_000);
-    }
+    await settle(first, firstLoads);
     // Each file once, as it came over the network: later loads of the visit (the second screen, a preload then its
     // import) take it from the cache. A load that a navigation cancelled is not what the cache holds, nor one the
     // browser joined to another request for the same file (it never has a response of its own).
@@ -236,6 +255,7 @@ describe('the built app as the browser downloads it', () => {
     const secondLoads = await recordLoads(second);
     await openScreen(second, 'monthly_pl');
     await second.locator('.ag-row').first().waitFor();
+    await settle(second, secondLoads);
     const all = await secondLoads();
     const secondVisit = scripts(all);
     await second.close();
