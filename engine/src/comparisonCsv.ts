@@ -5,7 +5,7 @@
  * `caseComparison`, so the file holds the numbers the screen shows; a rate of a zero base is left empty (the screen's
  * dash).
  */
-import { type CsvCell, csvFigure, formatCsvNumber, toCsv } from './csv';
+import { type CsvRows, csvFigure, formatCsvNumber, toCsv } from './csv';
 import { type CsvLanguage, csvLabel, csvWord, yearHeader } from './csvLabels';
 import { COMPARE_KEYS, COMPARE_ROWS, type CompareRecord, caseComparison } from './read/caseComparison';
 import { type ComparedSnapshot, snapshotCaseLabel, snapshotCompared } from './read/snapshotComparison';
@@ -21,7 +21,7 @@ const WORDS = {
 } as const;
 
 /** Every compared figure of every case by plan year, with the differences from the base case. */
-export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en', snapshot?: ComparedSnapshot): string {
+export function comparisonCsvRows(wb: PlanWorkbook, lang: CsvLanguage = 'en', snapshot?: ComparedSnapshot): CsvRows {
   const { cases } = caseComparison(wb);
   const frozen = snapshot ? snapshotCompared(wb, snapshot.workbook) : undefined;
   const frozenName = snapshot ? snapshotCaseLabel(snapshot.name, lang) : '';
@@ -34,34 +34,39 @@ export function comparisonCsv(wb: PlanWorkbook, lang: CsvLanguage = 'en', snapsh
     WORDS.figure[lang],
     ...years.map((y) => yearHeader(y, lang)),
   ];
-  const rows: CsvCell[][] = [header];
-  for (const key of COMPARE_KEYS) {
-    const row = COMPARE_ROWS[key];
-    const line = (
-      caseName: string,
-      kind: 'value' | 'difference' | 'difference_rate',
-      of: (year: number) => CompareRecord | null,
-    ) => {
-      // A rate is a percentage whatever the figure is.
-      const format = kind === 'difference_rate' ? 'difference_rate' : row;
-      rows.push([
-        key,
-        csvLabel(row, lang),
-        caseName,
-        WORDS[kind][lang],
-        ...years.map((y) => csvFigure(formatCsvNumber(format, of(y)?.[key] ?? null, currency))),
-      ]);
-    };
-    for (const c of cases) line(c.case_name, 'value', (y) => c.years[y - 1]?.values ?? null);
-    for (const c of cases.slice(1)) {
-      line(c.case_name, 'difference', (y) => c.years[y - 1]?.difference ?? null);
-      line(c.case_name, 'difference_rate', (y) => c.years[y - 1]?.difference_rate ?? null);
+  return (function* () {
+    yield header;
+    for (const key of COMPARE_KEYS) {
+      const row = COMPARE_ROWS[key];
+      const line = (
+        caseName: string,
+        kind: 'value' | 'difference' | 'difference_rate',
+        of: (year: number) => CompareRecord | null,
+      ) => {
+        // A rate is a percentage whatever the figure is.
+        const format = kind === 'difference_rate' ? 'difference_rate' : row;
+        return [
+          key,
+          csvLabel(row, lang),
+          caseName,
+          WORDS[kind][lang],
+          ...years.map((y) => csvFigure(formatCsvNumber(format, of(y)?.[key] ?? null, currency))),
+        ];
+      };
+      for (const c of cases) yield line(c.case_name, 'value', (y) => c.years[y - 1]?.values ?? null);
+      for (const c of cases.slice(1)) {
+        yield line(c.case_name, 'difference', (y) => c.years[y - 1]?.difference ?? null);
+        yield line(c.case_name, 'difference_rate', (y) => c.years[y - 1]?.difference_rate ?? null);
+      }
+      if (frozen) {
+        yield line(frozenName, 'value', (y) => frozen.years[y - 1]?.values ?? null);
+        yield line(frozenName, 'difference', (y) => frozen.years[y - 1]?.difference ?? null);
+        yield line(frozenName, 'difference_rate', (y) => frozen.years[y - 1]?.difference_rate ?? null);
+      }
     }
-    if (frozen) {
-      line(frozenName, 'value', (y) => frozen.years[y - 1]?.values ?? null);
-      line(frozenName, 'difference', (y) => frozen.years[y - 1]?.difference ?? null);
-      line(frozenName, 'difference_rate', (y) => frozen.years[y - 1]?.difference_rate ?? null);
-    }
-  }
-  return toCsv(rows);
+  })();
 }
+
+/** `comparisonCsvRows` as the file's text. */
+export const comparisonCsv = (...args: Parameters<typeof comparisonCsvRows>): string =>
+  toCsv(comparisonCsvRows(...args));

@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
-import { csvFigure, csvFileName, formatCsvNumber, kpiCsv, plCsv, revenueCsv, toCsv } from './csv';
+import {
+  type CsvCell,
+  csvFigure,
+  csvFileName,
+  csvLines,
+  formatCsvNumber,
+  kpiCsv,
+  monthlyCsv,
+  monthlyCsvRows,
+  plCsv,
+  plCsvRows,
+  revenueCsv,
+  toCsv,
+} from './csv';
 import { buildFixture, FIXTURES } from './testing';
 
 describe('CSV exports', () => {
@@ -67,8 +80,29 @@ describe('CSV exports', () => {
     expect(rows.find((r) => r[0] === 'arr')?.[18]).toBe('5000000');
   });
 
+  it('reads the figures when the rows are made and writes the lines as they are read', () => {
+    const wb = buildFixture('three-cases');
+    const before = plCsv(wb, 0);
+    const monthlyBefore = monthlyCsv(wb, 0, 1, 'estimate');
+    const rows = plCsvRows(wb, 0);
+    const monthly = monthlyCsvRows(wb, 0, 1, 'estimate');
+    // An edit after the rows were made (another request, while a file streams) is not in them.
+    wb.apply({ type: 'caseRate', caseIndex: 0, value: 1.5 });
+    expect(plCsv(wb, 0)).not.toBe(before);
+    expect(monthlyCsv(wb, 0, 1, 'estimate')).not.toBe(monthlyBefore);
+    const lines = [...csvLines(rows)];
+    expect(lines.join('')).toBe(before);
+    expect([...csvLines(monthly)].join('')).toBe(monthlyBefore);
+    // One line per row (a header and the 20 P&L items), each ending CRLF, the byte-order mark on the first only.
+    expect(lines).toHaveLength(21);
+    expect(lines.every((l) => l.endsWith('\r\n') && l.indexOf('\r\n') === l.length - 2)).toBe(true);
+    expect(lines.filter((l) => l.startsWith('\uFEFF'))).toEqual([lines[0]]);
+    expect(toCsv([])).toBe('\uFEFF\r\n');
+    wb.destroy();
+  });
+
   it('neutralises text that a spreadsheet would read as a formula, and leaves figures as numbers', () => {
-    const line = (cells: Parameters<typeof toCsv>[0][number]) => toCsv([cells]).slice(1, -2);
+    const line = (cells: readonly CsvCell[]) => toCsv([cells]).slice(1, -2);
     expect(line(['=HYPERLINK("http://x","y")'])).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
     expect(line(['=1+1'])).toBe(`"'=1+1"`);
     expect(line(['+1+1'])).toBe(`"'+1+1"`);

@@ -3,6 +3,8 @@
  * Money is rounded to the currency's decimals, counts to whole numbers, rates shown as percentages with one decimal;
  * UTF-8 with a byte-order mark so that Excel opens Japanese text. The KPI's count flows come from the monthly grid,
  * where they are whole and foot (read/footing.ts): each quarter and year is the sum of its months as written.
+ * Each file is made as rows (`plCsvRows`…, read from the workbook at once, formatted as they are iterated) that the API
+ * streams line by line (`csvLines`); `plCsv`… give the same file as one text.
  */
 import { type CsvLanguage, csvLabel, csvWord, periodHeader, revenueHeaders, yearHeader } from './csvLabels';
 import { periodsOfYear } from './layout';
@@ -115,9 +117,25 @@ function field(cell: CsvCell): string {
   return /[",\r\n]/.test(cell) ? quote(cell) : cell;
 }
 
+/**
+ * A CSV file's rows. The functions that make them read every figure from the workbook when called and format the rows
+ * as they are iterated, so a file streamed while the plan changes still holds one version of it.
+ */
+export type CsvRows = Iterable<readonly CsvCell[]>;
+
+/** The rows as a CSV file's lines, each with its CRLF, the first after a byte-order mark. */
+export function* csvLines(rows: CsvRows): Generator<string, void, undefined> {
+  let first = true;
+  for (const row of rows) {
+    yield `${first ? BOM : ''}${row.map(field).join(',')}\r\n`;
+    first = false;
+  }
+  if (first) yield `${BOM}\r\n`;
+}
+
 /** The rows as a CSV file's text: a byte-order mark, CRLF line ends. */
-export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
-  return `${BOM}${rows.map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
+export function toCsv(rows: CsvRows): string {
+  return [...csvLines(rows)].join('');
 }
 
 /** `item`, `label` and the 17 columns of a plan year: `YYYY-MM` months, quarters and CY. */
@@ -135,63 +153,83 @@ function periodHeaders(wb: PlanWorkbook, year: number, lang: CsvLanguage): strin
 }
 
 /** The annual P&L of a case: one row per P&L item, one column per plan year. */
-export function plCsv(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): string {
+export function plCsvRows(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): CsvRows {
   const years = wb.annualPl(caseIndex);
-  const header = [csvWord('item', lang), csvWord('label', lang), ...years.map((y) => yearHeader(y.year, lang))];
-  const body = PL_ROWS.map(({ field: f, key }) => [
-    f,
-    csvLabel(key, lang),
-    ...years.map((y) =>
-      csvFigure(formatCsvNumber(key, (y as unknown as Record<string, number | null>)[f] ?? null, wb.plan.currency)),
-    ),
-  ]);
-  return toCsv([header, ...body]);
+  const currency = wb.plan.currency;
+  return (function* () {
+    yield [csvWord('item', lang), csvWord('label', lang), ...years.map((y) => yearHeader(y.year, lang))];
+    for (const { field: f, key } of PL_ROWS) {
+      yield [
+        f,
+        csvLabel(key, lang),
+        ...years.map((y) =>
+          csvFigure(formatCsvNumber(key, (y as unknown as Record<string, number | null>)[f] ?? null, currency)),
+        ),
+      ];
+    }
+  })();
 }
 
+/** `plCsvRows` as the file's text. */
+export const plCsv = (...args: Parameters<typeof plCsvRows>): string => toCsv(plCsvRows(...args));
+
 /** The KPI of a case and plan year: one row per metric, the 17 columns of the year. */
-export function kpiCsv(wb: PlanWorkbook, caseIndex: number, year: number, lang: CsvLanguage = 'en'): string {
+export function kpiCsvRows(wb: PlanWorkbook, caseIndex: number, year: number, lang: CsvLanguage = 'en'): CsvRows {
   const columns = wb.monthlyGrid(caseIndex, year, 'estimate');
   const header = periodHeaders(wb, year, lang);
-  const body = KPI_KEYS[wb.plan.template].map((key) => [
-    key,
-    csvLabel(key, lang),
-    ...columns.map((c) => csvFigure(formatCsvNumber(key, c.values[key] ?? null, wb.plan.currency))),
-  ]);
-  return toCsv([header, ...body]);
+  const { currency, template } = wb.plan;
+  return (function* () {
+    yield header;
+    for (const key of KPI_KEYS[template]) {
+      yield [
+        key,
+        csvLabel(key, lang),
+        ...columns.map((c) => csvFigure(formatCsvNumber(key, c.values[key] ?? null, currency))),
+      ];
+    }
+  })();
 }
+
+/** `kpiCsvRows` as the file's text. */
+export const kpiCsv = (...args: Parameters<typeof kpiCsvRows>): string => toCsv(kpiCsvRows(...args));
 
 /**
  * The revenue of a case: a row per plan month (recurring, professional services, total and cumulative revenue) and
  * after each year a row with the year's figures and its recurring revenue rate.
  */
-export function revenueCsv(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): string {
+export function revenueCsvRows(wb: PlanWorkbook, caseIndex: number, lang: CsvLanguage = 'en'): CsvRows {
   const currency = wb.plan.currency;
+  const years = wb.revenue(caseIndex);
   const n = (key: string, value: number | null) => csvFigure(formatCsvNumber(key, value, currency));
-  const rows: CsvCell[][] = [revenueHeaders(lang)];
-  for (const year of wb.revenue(caseIndex)) {
-    for (const m of year.monthly) {
-      rows.push([
-        `M${m.t}`,
-        m.month,
-        n('mrr', m.mrr),
-        n('professional_service', m.professional_service),
-        n('revenue', m.revenue),
-        n('cumulative_revenue', m.cumulative_revenue),
+  return (function* () {
+    yield revenueHeaders(lang);
+    for (const year of years) {
+      for (const m of year.monthly) {
+        yield [
+          `M${m.t}`,
+          m.month,
+          n('mrr', m.mrr),
+          n('professional_service', m.professional_service),
+          n('revenue', m.revenue),
+          n('cumulative_revenue', m.cumulative_revenue),
+          '',
+        ];
+      }
+      yield [
+        `Y${year.year}`,
         '',
-      ]);
+        n('mrr', year.mrr),
+        n('professional_service', year.professional_service),
+        n('revenue', year.revenue),
+        '',
+        n('recurring_revenue_rate', year.recurring_revenue_rate),
+      ];
     }
-    rows.push([
-      `Y${year.year}`,
-      '',
-      n('mrr', year.mrr),
-      n('professional_service', year.professional_service),
-      n('revenue', year.revenue),
-      '',
-      n('recurring_revenue_rate', year.recurring_revenue_rate),
-    ]);
-  }
-  return toCsv(rows);
+  })();
 }
+
+/** `revenueCsvRows` as the file's text. */
+export const revenueCsv = (...args: Parameters<typeof revenueCsvRows>): string => toCsv(revenueCsvRows(...args));
 
 /** plan_case_area_yyyyMMdd.csv, with characters that file systems refuse replaced. */
 export function csvFileName(planName: string, caseName: string, area: string, date: Date): string {
@@ -269,7 +307,7 @@ export const MONTHLY_VIEWS: Record<MonthlyCsvView, ViewName> = {
  * decimal, and so is the difference rate (actual / plan - 1); difference is actual less plan, in each row's own unit
  * (rates in percentage points). A figure the screen shows as a dash (its base is zero up to residue) is empty.
  */
-export function monthlyCsv(
+export function monthlyCsvRows(
   wb: PlanWorkbook,
   caseIndex: number,
   year: number,
@@ -277,28 +315,29 @@ export function monthlyCsv(
   lang: CsvLanguage = 'en',
   /** The view's columns read against a plan of record (`snapshotGrid`), in place of the live plan's. */
   compared?: GridColumn[],
-): string {
+): CsvRows {
   const columns = compared ?? wb.monthlyGrid(caseIndex, year, MONTHLY_VIEWS[view]);
-  const currency = wb.plan.currency;
-  const template = wb.plan.template;
-  const rows: CsvCell[][] = [periodHeaders(wb, year, lang)];
-  if (view !== 'estimate') {
-    rows.push([
-      'status',
-      csvWord('statusLabel', lang),
-      ...columns.map((c) => (c.monthType === 'month' ? c.status : '')),
-    ]);
-  }
-  for (const { key } of MONTHLY_ROWS.filter((r) => !r.template || r.template === template)) {
-    rows.push([
-      key,
-      csvLabel(key, lang),
-      ...columns.map((c) => {
-        const value = c.values[key] ?? null;
-        if (view !== 'progress' && view !== 'difference_rate') return csvFigure(formatCsvNumber(key, value, currency));
-        return csvFigure(value === null || !Number.isFinite(value) ? '' : `${round(value * 100, 1).toFixed(1)}%`);
-      }),
-    ]);
-  }
-  return toCsv(rows);
+  const header = periodHeaders(wb, year, lang);
+  const { currency, template } = wb.plan;
+  const percent = view === 'progress' || view === 'difference_rate';
+  return (function* () {
+    yield header;
+    if (view !== 'estimate') {
+      yield ['status', csvWord('statusLabel', lang), ...columns.map((c) => (c.monthType === 'month' ? c.status : ''))];
+    }
+    for (const { key } of MONTHLY_ROWS.filter((r) => !r.template || r.template === template)) {
+      yield [
+        key,
+        csvLabel(key, lang),
+        ...columns.map((c) => {
+          const value = c.values[key] ?? null;
+          if (!percent) return csvFigure(formatCsvNumber(key, value, currency));
+          return csvFigure(value === null || !Number.isFinite(value) ? '' : `${round(value * 100, 1).toFixed(1)}%`);
+        }),
+      ];
+    }
+  })();
 }
+
+/** `monthlyCsvRows` as the file's text. */
+export const monthlyCsv = (...args: Parameters<typeof monthlyCsvRows>): string => toCsv(monthlyCsvRows(...args));

@@ -11,17 +11,23 @@
  */
 
 export * from './calendar';
-export { comparisonCsv } from './comparisonCsv';
+export { comparisonCsv, comparisonCsvRows } from './comparisonCsv';
 export { type CaseLayout, type CompiledWorkbook, compilePlan } from './compile';
 export {
+  type CsvRows,
   csvFileName,
+  csvLines,
   formatCsvNumber,
   kpiCsv,
+  kpiCsvRows,
   MONTHLY_VIEWS,
   type MonthlyCsvView,
   monthlyCsv,
+  monthlyCsvRows,
   plCsv,
+  plCsvRows,
   revenueCsv,
+  revenueCsvRows,
 } from './csv';
 export { type CsvLanguage, csvLanguage } from './csvLabels';
 export { applyEdits, EditError, type PlanEdit, revisionMonth } from './edits';

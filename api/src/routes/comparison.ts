@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
-import { comparisonCsv, csvFileName, csvLanguage, snapshotCompared } from '@topline/engine';
+import { comparisonCsvRows, csvFileName, csvLanguage, snapshotCompared } from '@topline/engine';
 import type { Services } from '../deps';
 import { cachedOnce, sendCached } from '../http/cachedAnswer';
 import type { AppState } from '../http/context';
-import { CSV_TYPE, sendDownload } from '../http/download';
+import { sendCsv, sendDownload } from '../http/download';
 import { handle } from '../http/route';
 import type { PlanAccess } from '../services/access/access';
 import { compareAnswer, compareXlsx, revisePreviewAnswer } from '../services/workbooks/comparison';
@@ -43,10 +43,10 @@ export function comparisonRoutes(router: Router<AppState>, services: Services): 
     const s = screen(access);
     const snapshot = await comparedSnapshot(s, input.snapshot_id);
     const { workbook } = await compiledPlan(s);
-    const body = comparisonCsv(workbook, csvLanguage(input.lang, ctx.get('Accept-Language')), snapshot);
+    const rows = comparisonCsvRows(workbook, csvLanguage(input.lang, ctx.get('Accept-Language')), snapshot);
     // plan_case_area_yyyyMMdd.csv, the cases named together.
     const name = csvFileName(access.plan.name, 'cases', 'compare', s.today);
-    sendDownload(ctx, name, CSV_TYPE, body);
+    sendCsv(ctx, name, rows);
     return undefined;
   });
 

@@ -1,3 +1,5 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { PlanWorkbook } from '@topline/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanRow } from '../services/access/access';
@@ -258,6 +260,54 @@ describe('CSV downloads', () => {
     expect(lines[1]?.split(',')[2]).toBe(String(Math.round(100_000_000 / 12 / 12)));
     const badYear = await get('/kpi/csv', { case_id: caseId, year: 9 });
     expect(badYear.status).toBe(400);
+  });
+});
+
+describe('a CSV download as sent', () => {
+  /** The raw answer, as bytes on the wire, asking for `encoding`. */
+  const raw = (path: string, encoding: string, query: Record<string, number>) =>
+    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const url = new URL(`/api/v1${path}`, api.url);
+      for (const [k, v] of Object.entries({ business_plan_id: planId, ...query })) url.searchParams.set(k, String(v));
+      const request = httpGet(
+        url,
+        { headers: { authorization: `Bearer ${token}`, 'accept-encoding': encoding } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+    });
+
+  it('streams the file, chunked, gzipped for a client that accepts it, the same bytes either way', async () => {
+    const ofCase = { case_id: caseId };
+    for (const [path, query] of [
+      ['/pl/csv', ofCase],
+      ['/revenue/csv', ofCase],
+      ['/kpi/csv', ofCase],
+      ['/pl/monthly/csv', ofCase],
+      ['/pl/compare/csv', {}],
+    ] as const) {
+      const plain = await raw(path, 'identity', query);
+      const gzipped = await raw(path, 'gzip', query);
+      expect(plain.headers['content-type'], path).toBe('text/csv; charset=utf-8');
+      for (const answer of [plain, gzipped]) {
+        // Written as it is made: no length known before the last row.
+        expect(answer.headers['transfer-encoding'], path).toBe('chunked');
+        expect(answer.headers['content-length'], path).toBeUndefined();
+        expect(answer.headers.vary, path).toContain('Accept-Encoding');
+      }
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      expect(gzipped.headers['content-encoding'], path).toBe('gzip');
+      expect(gunzipSync(gzipped.body).equals(plain.body), path).toBe(true);
+      // UTF-8 with its byte-order mark, CRLF line ends, the last line ended.
+      expect([...plain.body.subarray(0, 3)], path).toEqual([0xef, 0xbb, 0xbf]);
+      expect(plain.body.subarray(-2).toString(), path).toBe('\r\n');
+      expect(plain.body.toString().split('\r\n').length, path).toBeGreaterThan(5);
+    }
   });
 });
 

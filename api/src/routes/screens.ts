@@ -1,12 +1,20 @@
 import { resolve } from 'node:path';
 import type Router from '@koa/router';
 import { type DataOf, routes, type screenQuery } from '@topline/contract';
-import { type CsvLanguage, csvFileName, csvLanguage, kpiCsv, plCsv, revenueCsv } from '@topline/engine';
+import {
+  type CsvLanguage,
+  type CsvRows,
+  csvFileName,
+  csvLanguage,
+  kpiCsvRows,
+  plCsvRows,
+  revenueCsvRows,
+} from '@topline/engine';
 import type { z } from 'zod';
 import type { Services } from '../deps';
 import { cachedOnce, sendCached } from '../http/cachedAnswer';
 import type { AppContext, AppState } from '../http/context';
-import { CSV_TYPE, sendDownload } from '../http/download';
+import { sendCsv } from '../http/download';
 import { handle } from '../http/route';
 import type { PlanAccess } from '../services/access/access';
 import { createCostItem, deleteCostItem, editCostItem } from '../services/plans/costs';
@@ -150,26 +158,26 @@ export function screenRoutes(router: Router<AppState>, services: Services): void
   const csv = (
     name: 'plCsv' | 'revenueCsv' | 'kpiCsv',
     area: string,
-    render: (s: ScreenContext, index: number, year: number | undefined, lang: CsvLanguage) => Promise<string>,
+    render: (s: ScreenContext, index: number, year: number | undefined, lang: CsvLanguage) => Promise<CsvRows>,
   ) =>
     handle(router, services, name, async ({ ctx, access, input }) => {
       const s = screen(access);
       const compiled = await compiledPlan(s);
       const index = caseIndexOf(compiled, input.case_id);
       // Headers and labels in the interface language: `lang`, else Accept-Language.
-      const body = await render(s, index, input.year, csvLanguage(input.lang, ctx.get('Accept-Language')));
+      const rows = await render(s, index, input.year, csvLanguage(input.lang, ctx.get('Accept-Language')));
       const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
       // plan_case_area_yyyyMMdd.csv (working-screens.md section 7)
       const name = csvFileName(access.plan.name, caseName, area, s.today);
-      sendDownload(ctx, name, CSV_TYPE, body);
+      sendCsv(ctx, name, rows);
       return undefined;
     });
 
-  csv('plCsv', 'pl', async (s, index, _year, lang) => plCsv((await compiledPlan(s)).workbook, index, lang));
+  csv('plCsv', 'pl', async (s, index, _year, lang) => plCsvRows((await compiledPlan(s)).workbook, index, lang));
   csv('revenueCsv', 'revenue', async (s, index, _year, lang) =>
-    revenueCsv((await compiledPlan(s)).workbook, index, lang),
+    revenueCsvRows((await compiledPlan(s)).workbook, index, lang),
   );
   csv('kpiCsv', 'kpi', async (s, index, year, lang) =>
-    kpiCsv((await compiledPlan(s)).workbook, index, year ?? 1, lang),
+    kpiCsvRows((await compiledPlan(s)).workbook, index, year ?? 1, lang),
   );
 }

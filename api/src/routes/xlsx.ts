@@ -1,12 +1,12 @@
 import multer from '@koa/multer';
 import type Router from '@koa/router';
 import { ApiError, limitReached, requestSchema, XLSX_IMPORT_LIMITS } from '@topline/contract';
-import { csvFileName, csvLanguage, MONTHLY_VIEWS, monthlyCsv, snapshotGrid } from '@topline/engine';
+import { csvFileName, csvLanguage, MONTHLY_VIEWS, monthlyCsvRows, snapshotGrid } from '@topline/engine';
 import { snapshotSheets } from '@topline/engine/export';
 import type { Next } from 'koa';
 import type { Services } from '../deps';
 import { type AppContext, type AppState, currentUser } from '../http/context';
-import { CSV_TYPE, sendDownload } from '../http/download';
+import { sendCsv, sendDownload } from '../http/download';
 import { planFor } from '../http/plan';
 import { handle } from '../http/route';
 import { parseInput } from '../http/validate';
@@ -105,12 +105,12 @@ export function xlsxRoutes(router: Router<AppState>, services: Services): void {
       record && engineView !== 'estimate' && engineView !== 'actual' && engineView !== 'forecast'
         ? snapshotGrid(compiled.workbook, index, record, year, engineView)
         : undefined;
-    const body = monthlyCsv(compiled.workbook, index, year, input.view, lang, compared);
+    const rows = monthlyCsvRows(compiled.workbook, index, year, input.view, lang, compared);
     const caseName = compiled.workbook.plan.cases[index]?.case_name ?? 'case';
     // plan_case_area_yyyyMMdd.csv (working-screens.md section 7); the area names the view, the year and the snapshot.
     const against = compared ? `-vs-snapshot-${snapshot}` : '';
     const name = csvFileName(access.plan.name, caseName, `monthly-${input.view}${against}-Y${year}`, today);
-    sendDownload(ctx, name, CSV_TYPE, body);
+    sendCsv(ctx, name, rows);
     return undefined;
   });
 
