@@ -3,7 +3,8 @@
  * shared by every cell whose formula reads alike (HyperFormula 3.5.0 copied it for each cell while ordering the ends of
  * its ranges), and a cell's short list of dependents has no room to spare (a push left room for 16 more ids). Both of
  * the package's builds are checked; each check fails without its part of the patch, and the values, edits and
- * structural changes around shared ASTs answer what hand arithmetic gives.
+ * structural changes around shared ASTs answer what hand arithmetic gives. HYPERLINK, which writes its URL on its node
+ * when evaluated, keeps a node per cell.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,6 +95,25 @@ describe.each(Object.entries(builds))('HyperFormula memory, patched (%s)', (_, i
       hf.setCellContents({ sheet: 0, row: 1, col: 0 }, 10);
       expect(hf.getCellValue({ sheet: 0, row: 1, col: 1 })).toBe(20 + 10 + 2);
       expect(hf.getCellValue({ sheet: 0, row: 2, col: 1 })).toBe(4 + 2 + 3);
+    } finally {
+      hf.destroy();
+    }
+  });
+
+  it("keeps each HYPERLINK cell's own link, which HyperFormula writes on the formula's node", async () => {
+    const HyperFormula = await load(index);
+    // B1 and B2 read alike (a link to the cell on their left), so they would share one node.
+    const hf = HyperFormula.buildFromArray(
+      [
+        ['https://a.example', '=HYPERLINK(A1)'],
+        ['https://b.example', '=HYPERLINK(A2)'],
+      ],
+      CONFIG,
+    );
+    try {
+      expect(hf.getCellHyperlink({ sheet: 0, row: 0, col: 1 })).toBe('https://a.example');
+      expect(hf.getCellHyperlink({ sheet: 0, row: 1, col: 1 })).toBe('https://b.example');
+      expect(astOf(hf, 0, 1)).not.toBe(astOf(hf, 1, 1));
     } finally {
       hf.destroy();
     }
