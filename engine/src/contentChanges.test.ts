@@ -5,11 +5,9 @@
  * Both of the package's builds are checked, and so is a recalculation through HyperFormula itself across the bounds
  * of the number key.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { HyperFormula } from 'hyperformula';
 import { describe, expect, it } from 'vitest';
-import { HYPERFORMULA_DIR, seededRandom } from './testing';
+import { HYPERFORMULA_BUILDS, hyperformulaExport, seededRandom } from './testing';
 
 interface Address {
   sheet: number;
@@ -37,30 +35,6 @@ interface RangeValueClass {
   onlyValues(data: unknown[][]): unknown;
 }
 
-const builds: Record<string, { index: string; changes: string; range: string }> = {
-  'ES module build': {
-    index: join(HYPERFORMULA_DIR, 'es', 'index.mjs'),
-    changes: join(HYPERFORMULA_DIR, 'es', 'ContentChanges.mjs'),
-    range: join(HYPERFORMULA_DIR, 'es', 'SimpleRangeValue.mjs'),
-  },
-  'CommonJS build': {
-    index: join(HYPERFORMULA_DIR, 'commonjs', 'index.js'),
-    changes: join(HYPERFORMULA_DIR, 'commonjs', 'ContentChanges.js'),
-    range: join(HYPERFORMULA_DIR, 'commonjs', 'SimpleRangeValue.js'),
-  },
-};
-
-/** A class of one of the builds, loaded after the build's index: its modules require one another in a cycle. */
-async function exported<T>(build: { index: string }, file: string, name: string): Promise<T> {
-  await import(pathToFileURL(build.index).href);
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown> & {
-    default?: Record<string, unknown>;
-  };
-  const value = module[name] ?? module.default?.[name];
-  if (!value) throw new Error(`no ${name} in ${file}`);
-  return value as T;
-}
-
 /**
  * HyperFormula 3.5.0's `ContentChanges.add` as published (src/ContentChanges.ts, Copyright (c) 2025 Handsoncode,
  * GPL-3.0): changes keyed by `sheet,row,col`; a range value first drops the cells it covers. The reference.
@@ -73,9 +47,9 @@ function referenceAdd(changes: Map<string, Change>, address: Address, change: Ch
 
 const summary = (list: Change[]) => list.map((c) => [c.address.sheet, c.address.row, c.address.col, c.value]);
 
-describe.each(Object.entries(builds))("HyperFormula's changed cells, patched (%s)", (_, files) => {
+describe.each(Object.entries(HYPERFORMULA_BUILDS))("HyperFormula's changed cells, patched (%s)", (_, build) => {
   it('keys a cell inside the bounds by a number and one outside them by its string', async () => {
-    const ContentChanges = await exported<ContentChangesClass>(files, files.changes, 'ContentChanges');
+    const ContentChanges = await hyperformulaExport<ContentChangesClass>(build, 'ContentChanges', 'ContentChanges');
     const changes = ContentChanges.empty();
     changes.addChange(1, { sheet: 2, row: 300, col: 80 });
     changes.addChange(2, { sheet: 0, row: 32_768, col: 0 });
@@ -86,8 +60,8 @@ describe.each(Object.entries(builds))("HyperFormula's changed cells, patched (%s
   });
 
   it('lists what the published list lists, for random changes on both sides of the bounds', async () => {
-    const ContentChanges = await exported<ContentChangesClass>(files, files.changes, 'ContentChanges');
-    const SimpleRangeValue = await exported<RangeValueClass>(files, files.range, 'SimpleRangeValue');
+    const ContentChanges = await hyperformulaExport<ContentChangesClass>(build, 'ContentChanges', 'ContentChanges');
+    const SimpleRangeValue = await hyperformulaExport<RangeValueClass>(build, 'SimpleRangeValue', 'SimpleRangeValue');
     const random = seededRandom(20261125);
     const pick = (values: number[]) => values[Math.floor(random() * values.length)] ?? 0;
     for (let round = 0; round < 200; round++) {

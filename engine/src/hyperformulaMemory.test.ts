@@ -6,30 +6,13 @@
  * structural changes around shared ASTs answer what hand arithmetic gives. HYPERLINK, which writes its URL on its node
  * when evaluated, keeps a node per cell.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { HyperFormula as HyperFormulaType } from 'hyperformula';
 import { describe, expect, it } from 'vitest';
-import { HYPERFORMULA_DIR } from './testing';
+import { HYPERFORMULA_BUILDS, type HyperFormulaBuild, hyperformulaExport } from './testing';
 
-const builds: Record<string, string> = {
-  'ES module build': join(HYPERFORMULA_DIR, 'es', 'index.mjs'),
-  'CommonJS build': join(HYPERFORMULA_DIR, 'commonjs', 'index.js'),
-};
-
-type Build = typeof HyperFormulaType;
-
-async function load(index: string): Promise<Build> {
-  const module = (await import(pathToFileURL(index).href)) as {
-    HyperFormula?: Build;
-    default?: { HyperFormula: Build };
-  };
-  const found = module.HyperFormula ?? module.default?.HyperFormula;
-  if (!found) throw new Error(`no HyperFormula in ${index}`);
-  return found;
-}
+const load = (build: HyperFormulaBuild) => hyperformulaExport<typeof HyperFormulaType>(build, 'index', 'HyperFormula');
 
 interface RangeAst {
   type: string;
@@ -63,9 +46,9 @@ function collector(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
-describe.each(Object.entries(builds))('HyperFormula memory, patched (%s)', (_, index) => {
+describe.each(Object.entries(HYPERFORMULA_BUILDS))('HyperFormula memory, patched (%s)', (_, build) => {
   it('shares the parsed formula of cells that read alike, and orders a reversed range', async () => {
-    const HyperFormula = await load(index);
+    const HyperFormula = await load(build);
     const hf = HyperFormula.buildFromArray(sheet(), CONFIG);
     try {
       const first = astOf(hf, 0, 1);
@@ -101,7 +84,7 @@ describe.each(Object.entries(builds))('HyperFormula memory, patched (%s)', (_, i
   });
 
   it("keeps each HYPERLINK cell's own link, which HyperFormula writes on the formula's node", async () => {
-    const HyperFormula = await load(index);
+    const HyperFormula = await load(build);
     // B1 and B2 read alike (a link to the cell on their left), so they would share one node.
     const hf = HyperFormula.buildFromArray(
       [
@@ -120,7 +103,7 @@ describe.each(Object.entries(builds))('HyperFormula memory, patched (%s)', (_, i
   });
 
   it('keeps a cell with one dependent without room for more', async () => {
-    const HyperFormula = await load(index);
+    const HyperFormula = await load(build);
     const gc = collector();
     const rows = 20_000;
     const kept: HyperFormulaType[] = [];

@@ -4,10 +4,8 @@
  * 3.5.0's own sort answers: the same nodes sorted and on cycles, in the same order, with the same calls to recompute
  * them. Both of the package's builds are checked.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HYPERFORMULA_DIR, seededRandom } from './testing';
+import { HYPERFORMULA_BUILDS, hyperformulaExport, seededRandom } from './testing';
 
 interface SortAnswer<N> {
   sorted: N[];
@@ -29,21 +27,6 @@ interface TopSortClass {
 
 interface Node {
   id: number;
-}
-
-const builds: Record<string, string> = {
-  'ES module build': join(HYPERFORMULA_DIR, 'es', 'DependencyGraph', 'TopSort.mjs'),
-  'CommonJS build': join(HYPERFORMULA_DIR, 'commonjs', 'DependencyGraph', 'TopSort.js'),
-};
-
-async function topSortOf(file: string): Promise<TopSortClass> {
-  const module = (await import(pathToFileURL(file).href)) as {
-    TopSort?: TopSortClass;
-    default?: { TopSort: TopSortClass };
-  };
-  const TopSort = module.TopSort ?? module.default?.TopSort;
-  if (!TopSort) throw new Error(`no TopSort in ${file}`);
-  return TopSort;
 }
 
 /**
@@ -166,16 +149,16 @@ function randomGraph(random: () => number) {
   return { nodes, edges, modified, changes };
 }
 
-describe.each(Object.entries(builds))("HyperFormula's topological sort (%s)", (_name, file) => {
+describe.each(Object.entries(HYPERFORMULA_BUILDS))("HyperFormula's topological sort (%s)", (_name, build) => {
   it('is the patched one: per-node state in typed arrays', async () => {
-    const TopSort = await topSortOf(file);
+    const TopSort = await hyperformulaExport<TopSortClass>(build, 'DependencyGraph/TopSort', 'TopSort');
     const sort = new TopSort([], [[]]) as unknown as Record<string, unknown>;
     expect(sort.nodeStatus).toBeInstanceOf(Uint8Array);
     expect(sort.entranceTime).toBeInstanceOf(Int32Array);
   });
 
   it('answers what HyperFormula 3.5.0 answers, on 500 seeded random graphs', async () => {
-    const TopSort = await topSortOf(file);
+    const TopSort = await hyperformulaExport<TopSortClass>(build, 'DependencyGraph/TopSort', 'TopSort');
     for (let seed = 1; seed <= 500; seed++) {
       const { nodes, edges, modified, changes } = randomGraph(seededRandom(seed));
       const run = (sort: (operating: (n: Node) => boolean, onCycle: (n: Node) => void) => SortAnswer<unknown>) => {
