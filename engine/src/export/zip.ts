@@ -52,40 +52,40 @@ export interface ZipEntry {
   deflated: Uint8Array;
 }
 
+/**
+ * The fields a local file header and its central directory entry share, from `at` on (6 in the first, 8 in the
+ * second): version needed, flags (UTF-8 names), method (deflate), time, date, CRC, both sizes and the name's length.
+ */
+function sharedFields(view: DataView, at: number, file: ZipEntry): void {
+  // 1980-01-01 00:00, the earliest DOS time: the bytes do not depend on the clock.
+  const time = 0;
+  const date = (0 << 9) | (1 << 5) | 1;
+  view.setUint16(at - 2, 20, true);
+  view.setUint16(at, 0x0800, true);
+  view.setUint16(at + 2, 8, true);
+  view.setUint16(at + 4, time, true);
+  view.setUint16(at + 6, date, true);
+  view.setUint32(at + 8, file.crc, true);
+  view.setUint32(at + 12, file.deflated.length, true);
+  view.setUint32(at + 16, file.size, true);
+  view.setUint16(at + 20, file.path.length, true);
+}
+
 /** A ZIP archive of deflated entries (no ZIP64: an export stays far below 4 GB). */
 export function zip(files: ZipEntry[]): Uint8Array {
   const local: Uint8Array[] = [];
   const central: Uint8Array[] = [];
   let offset = 0;
-  // 1980-01-01 00:00, the earliest DOS time: the bytes do not depend on the clock.
-  const time = 0;
-  const date = (0 << 9) | (1 << 5) | 1;
   for (const file of files) {
     const head = new DataView(new ArrayBuffer(30));
     head.setUint32(0, 0x04034b50, true);
-    head.setUint16(4, 20, true);
-    head.setUint16(6, 0x0800, true);
-    head.setUint16(8, 8, true);
-    head.setUint16(10, time, true);
-    head.setUint16(12, date, true);
-    head.setUint32(14, file.crc, true);
-    head.setUint32(18, file.deflated.length, true);
-    head.setUint32(22, file.size, true);
-    head.setUint16(26, file.path.length, true);
-    head.setUint16(28, 0, true);
+    sharedFields(head, 6, file);
     local.push(new Uint8Array(head.buffer), file.path, file.deflated);
     const entry = new DataView(new ArrayBuffer(46));
     entry.setUint32(0, 0x02014b50, true);
+    // Made by: version 2.0.
     entry.setUint16(4, 20, true);
-    entry.setUint16(6, 20, true);
-    entry.setUint16(8, 0x0800, true);
-    entry.setUint16(10, 8, true);
-    entry.setUint16(12, time, true);
-    entry.setUint16(14, date, true);
-    entry.setUint32(16, file.crc, true);
-    entry.setUint32(20, file.deflated.length, true);
-    entry.setUint32(24, file.size, true);
-    entry.setUint16(28, file.path.length, true);
+    sharedFields(entry, 8, file);
     entry.setUint32(42, offset, true);
     central.push(new Uint8Array(entry.buffer), file.path);
     offset += 30 + file.path.length + file.deflated.length;
