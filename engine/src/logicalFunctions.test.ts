@@ -8,42 +8,21 @@
  * The reference is the same HyperFormula with `logicalCall` answering undefined, which hands every call to the
  * generic path the patch leaves as it was.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { HyperFormula as HyperFormulaType, RawCellContent } from 'hyperformula';
 import { describe, expect, it } from 'vitest';
 import type { PlanEdit } from './edits';
-import { HYPERFORMULA_DIR, loadFixture, seededRandom } from './testing';
+import { HYPERFORMULA_BUILDS, type HyperFormulaBuild, hyperformulaExport, loadFixture, seededRandom } from './testing';
 import { PlanWorkbook } from './workbook';
 
 interface InterpreterClass {
   prototype: { logicalCall?: (...args: unknown[]) => unknown };
 }
 
-const require = createRequire(import.meta.url);
-
-const builds = {
-  'ES module build': async () => ({
-    HyperFormula: (
-      (await import(pathToFileURL(join(HYPERFORMULA_DIR, 'es', 'index.mjs')).href)) as {
-        HyperFormula: typeof HyperFormulaType;
-      }
-    ).HyperFormula,
-    Interpreter: (
-      (await import(pathToFileURL(join(HYPERFORMULA_DIR, 'es', 'interpreter', 'Interpreter.mjs')).href)) as {
-        Interpreter: InterpreterClass;
-      }
-    ).Interpreter,
-  }),
-  'CommonJS build': async () => ({
-    HyperFormula: (require(join(HYPERFORMULA_DIR, 'commonjs', 'index.js')) as { HyperFormula: typeof HyperFormulaType })
-      .HyperFormula,
-    Interpreter: (
-      require(join(HYPERFORMULA_DIR, 'commonjs', 'interpreter', 'Interpreter.js')) as { Interpreter: InterpreterClass }
-    ).Interpreter,
-  }),
-};
+/** Each build's HyperFormula and the Interpreter class it evaluates with. */
+const load = async (build: HyperFormulaBuild) => ({
+  HyperFormula: await hyperformulaExport<typeof HyperFormulaType>(build, 'index', 'HyperFormula'),
+  Interpreter: await hyperformulaExport<InterpreterClass>(build, 'interpreter/Interpreter', 'Interpreter'),
+});
 
 /**
  * Runs `work` with every IF, IFERROR and OR of that build evaluated by the generic path (the reference), and counts
@@ -178,45 +157,48 @@ function snapshot(hf: HyperFormulaType, sheet: number) {
   return cells;
 }
 
-describe.each(Object.entries(builds))('IF, IFERROR and OR evaluated without the generic path (%s)', (_name, load) => {
-  it('answer what the generic path answers, for arguments at every edge and after their inputs change', async () => {
-    const { HyperFormula, Interpreter } = await load();
-    const run = paths(Interpreter);
-    try {
-      const rows = INPUTS.map((row, r) => [...row, null, FORMULAS[r] ?? null]);
-      for (let r = INPUTS.length; r < FORMULAS.length; r++)
-        rows.push([null, null, null, null, null, null, FORMULAS[r] ?? null]);
-      const config = { licenseKey: 'gpl-v3' as const, dateFormats: [] as string[], timeFormats: [] as string[] };
-      const named = [{ name: 'rate', expression: '=Sheet1!$A$1/4' }];
-      const fast = HyperFormula.buildFromArray(rows, config, named);
-      const reference = run.generic(() => HyperFormula.buildFromArray(rows, config, named));
-      expect(snapshot(fast, 0)).toEqual(snapshot(reference, 0));
-      // The patched path answered most of the calls: the comparison is not between two generic evaluations.
-      expect(run.counts.answered).toBeGreaterThan(40);
+describe.each(Object.entries(HYPERFORMULA_BUILDS))(
+  'IF, IFERROR and OR evaluated without the generic path (%s)',
+  (_name, build) => {
+    it('answer what the generic path answers, for arguments at every edge and after their inputs change', async () => {
+      const { HyperFormula, Interpreter } = await load(build);
+      const run = paths(Interpreter);
+      try {
+        const rows = INPUTS.map((row, r) => [...row, null, FORMULAS[r] ?? null]);
+        for (let r = INPUTS.length; r < FORMULAS.length; r++)
+          rows.push([null, null, null, null, null, null, FORMULAS[r] ?? null]);
+        const config = { licenseKey: 'gpl-v3' as const, dateFormats: [] as string[], timeFormats: [] as string[] };
+        const named = [{ name: 'rate', expression: '=Sheet1!$A$1/4' }];
+        const fast = HyperFormula.buildFromArray(rows, config, named);
+        const reference = run.generic(() => HyperFormula.buildFromArray(rows, config, named));
+        expect(snapshot(fast, 0)).toEqual(snapshot(reference, 0));
+        // The patched path answered most of the calls: the comparison is not between two generic evaluations.
+        expect(run.counts.answered).toBeGreaterThan(40);
 
-      // The same formulas after their inputs change: every input cell to every kind of value, one at a time.
-      const next = seededRandom(20261124);
-      const kinds: RawCellContent[] = [0, 1, -2.5, 'abc', 'TRUE', '', null, '=1/0', '=NA()', true, false, "'=x"];
-      for (let step = 0; step < 60; step++) {
-        const address = { sheet: 0, row: Math.floor(next() * 3), col: Math.floor(next() * 5) };
-        const content = kinds[Math.floor(next() * kinds.length)] ?? null;
-        fast.setCellContents(address, content);
-        run.generic(() => reference.setCellContents(address, content));
-        expect(snapshot(fast, 0), `after ${JSON.stringify(content)} in ${address.row}:${address.col}`).toEqual(
-          snapshot(reference, 0),
-        );
+        // The same formulas after their inputs change: every input cell to every kind of value, one at a time.
+        const next = seededRandom(20261124);
+        const kinds: RawCellContent[] = [0, 1, -2.5, 'abc', 'TRUE', '', null, '=1/0', '=NA()', true, false, "'=x"];
+        for (let step = 0; step < 60; step++) {
+          const address = { sheet: 0, row: Math.floor(next() * 3), col: Math.floor(next() * 5) };
+          const content = kinds[Math.floor(next() * kinds.length)] ?? null;
+          fast.setCellContents(address, content);
+          run.generic(() => reference.setCellContents(address, content));
+          expect(snapshot(fast, 0), `after ${JSON.stringify(content)} in ${address.row}:${address.col}`).toEqual(
+            snapshot(reference, 0),
+          );
+        }
+        fast.destroy();
+        reference.destroy();
+      } finally {
+        run.restore();
       }
-      fast.destroy();
-      reference.destroy();
-    } finally {
-      run.restore();
-    }
-  });
-});
+    });
+  },
+);
 
 describe('IF, IFERROR and OR evaluated without the generic path, in the plans', () => {
   it('leave every cell of every fixture plan as the generic path computes it, built and after seeded edits', async () => {
-    const { Interpreter } = await builds['ES module build']();
+    const { Interpreter } = await load(HYPERFORMULA_BUILDS['ES module build']);
     const run = paths(Interpreter);
     const asOf = { year: 2026, month: 11 };
     const next = seededRandom(20261125);
