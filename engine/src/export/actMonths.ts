@@ -207,13 +207,23 @@ export function dynamicMasked(
 /** The Variance sheet with each period not compared at export compared while any of its months is ACT. */
 export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
   const fixed = fixedMonths(plan, c);
+  // Per column: kept as compiled at export (a period with a month ACT whatever is typed), or its condition.
+  const columns = new Map<number, { kept: true } | { kept: false; any: string | undefined }>();
+  for (const [column, p] of periodOfColumn) {
+    const months = p.kind === 'month' ? [p.t] : p.months;
+    columns.set(
+      column,
+      grid && months.some((t) => fixed.has(t))
+        ? { kept: true }
+        : { kept: false, any: periodConditions(c, fixed, months).any },
+    );
+  }
   return base.map((row, r) =>
     row.map((content, column) => {
-      const p = periodOfColumn.get(column);
-      if (r === 0 || column === 0 || !p) return grid?.[r]?.[column] ?? content;
-      const months = p.kind === 'month' ? [p.t] : p.months;
-      if (grid && months.some((t) => fixed.has(t))) return grid[r]?.[column] ?? null;
-      return when(periodConditions(c, fixed, months).any, content);
+      const rule = columns.get(column);
+      if (r === 0 || column === 0 || !rule) return grid?.[r]?.[column] ?? content;
+      if (rule.kept) return grid?.[r]?.[column] ?? null;
+      return when(rule.any, content);
     }),
   );
 }

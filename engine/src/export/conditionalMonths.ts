@@ -4,11 +4,11 @@
  */
 import { calendarOf } from '../calendar';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
-import { a1, monthColumn } from '../layout';
+import { a1, columnLetter, monthColumn } from '../layout';
 import { PLAN_MONTHS, type PlanFile } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
 import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
-import { columnIndex, quoteSheet } from './references';
+import { quoteSheet } from './references';
 import type { ExportSheetSide } from './sheetValues';
 import type { ExportWorkbook } from './workbookData';
 
@@ -194,13 +194,27 @@ const TOKEN =
  * `to`, every other reference of `sheet` is qualified with its name.
  */
 function sameColumnTo(formula: string, sheet: string, column: number, to: string): string {
-  const inColumn = (ref: string) =>
-    ref.split(':').every((end) => columnIndex(end.replace(/\$/g, '').replace(/\d+$/, '')) === column);
+  const letters = columnLetter(column);
+  const inColumn = (ref: string) => {
+    const colon = ref.indexOf(':');
+    return colon < 0
+      ? endInColumn(ref, letters)
+      : endInColumn(ref.slice(0, colon), letters) && endInColumn(ref.slice(colon + 1), letters);
+  };
   return formula.replace(TOKEN, (match, text, prefix, qualified, bare) => {
     if (text !== undefined) return match;
     if (qualified !== undefined) return prefix === sheet && inColumn(qualified) ? `${to}!${qualified}` : match;
     return `${inColumn(bare) ? to : sheet}!${bare}`;
   });
+}
+
+/** Whether a cell reference (`$B$7`, `B7`) is in the column of `letters`. */
+function endInColumn(end: string, letters: string): boolean {
+  const at = end.charCodeAt(0) === 36 ? 1 : 0; // $
+  if (!end.startsWith(letters, at)) return false;
+  const next = end.charCodeAt(at + letters.length);
+  // What follows the letters is the row (a digit) or its `$`, not another letter.
+  return next === 36 || (next >= 48 && next <= 57);
 }
 
 /** A cell's content as an expression inside a formula: a number, the formula without '=', or "" for blank. */
