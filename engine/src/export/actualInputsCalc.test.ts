@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a1, monthColumn } from '../layout';
 import { type PlanFile, parsePlanFile } from '../schema';
 import { PlanWorkbook } from '../workbook';
 import { actualInputColumn, actualInputRows } from './actualInputs';
-import { blankReference, parseCsv, sameValue } from './calcCsv';
+import { blankReference, convertToCsv, parseCsv, SOFFICE, sameValue } from './calcCsv';
 import { columnIndex } from './references';
 import { workbookSheetName, xlsxSheetName } from './sheetNames';
 import { exportXlsx } from './xlsx';
@@ -22,57 +20,52 @@ async function fixture(file: string): Promise<PlanFile> {
   return parsePlanFile(JSON.parse(await readFile(join(FIXTURES, file), 'utf8')));
 }
 
-const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p));
+type Typed = { key: string; t: number; value: number }[];
+
+/** A file typed in: values into the exported actual-inputs sheet of case 1, and any other change to that sheet. */
+interface Typing {
+  wb: PlanWorkbook;
+  typed: Typed;
+  edit?: (inputs: ExcelJS.Worksheet) => void;
+}
 
 /**
- * Types values into the exported actual-inputs sheet of case 1, lets Calc recompute, and reads every sheet Calc
- * writes (CSV rows by sheet title).
+ * Types into each exported file, lets Calc recompute them all in one run (`convertToCsv`), and reads every sheet Calc
+ * writes: per file, CSV rows by the workbook's sheet name.
  */
-async function typedInCalc(
-  wb: PlanWorkbook,
-  typed: { key: string; t: number; value: number }[],
-  edit?: (inputs: ExcelJS.Worksheet) => void,
-): Promise<Map<string, string[][]>> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load((await exportXlsx(wb, { cachedValues: false })) as unknown as ArrayBuffer);
-  const inputs = book.getWorksheet(xlsxSheetName(wb.plan, 'C1 Actuals'));
-  if (!inputs) throw new Error('no actual-inputs sheet');
-  const rows = actualInputRows(wb.plan.template);
-  for (const { key, t, value } of typed) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(t) + 1).value = value;
-  edit?.(inputs);
-  const titles = book.worksheets.map((s) => s.name);
+async function typedInCalc<K extends string>(files: Record<K, Typing>): Promise<Record<K, Map<string, string[][]>>> {
   const dir = await mkdtemp(join(tmpdir(), 'topline-actual-inputs-'));
   try {
-    const path = join(dir, 'typed.xlsx');
-    await writeFile(path, new Uint8Array(await book.xlsx.writeBuffer()));
-    await mkdir(join(dir, 'profile', 'user'), { recursive: true });
-    await writeFile(
-      join(dir, 'profile', 'user', 'registrymodifications.xcu'),
-      `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`,
+    const entries = Object.entries(files) as [K, Typing][];
+    const titles = new Map<K, string[]>();
+    for (const [name, { wb, typed, edit }] of entries) {
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load((await exportXlsx(wb, { cachedValues: false })) as unknown as ArrayBuffer);
+      const inputs = book.getWorksheet(xlsxSheetName(wb.plan, 'C1 Actuals'));
+      if (!inputs) throw new Error('no actual-inputs sheet');
+      const rows = actualInputRows(wb.plan.template);
+      for (const { key, t, value } of typed)
+        inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(t) + 1).value = value;
+      edit?.(inputs);
+      titles.set(
+        name,
+        book.worksheets.map((s) => s.name),
+      );
+      await writeFile(join(dir, `${name}.xlsx`), new Uint8Array(await book.xlsx.writeBuffer()));
+    }
+    await convertToCsv(
+      dir,
+      entries.map(([name]) => join(dir, `${name}.xlsx`)),
     );
-    await promisify(execFile)(
-      SOFFICE ?? 'soffice',
-      [
-        `-env:UserInstallation=file://${join(dir, 'profile')}`,
-        '--headless',
-        '--norestore',
-        '--convert-to',
-        'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1',
-        '--outdir',
-        dir,
-        path,
-      ],
-      { timeout: 120_000 },
-    );
-    const out = new Map<string, string[][]>();
-    for (const title of titles) {
-      const file = join(dir, `typed-${title}.csv`);
-      // Keyed by the workbook's names: the file's case sheets carry the case names (sheetNames.ts).
-      if (existsSync(file)) out.set(workbookSheetName(wb.plan, title), parseCsv(await readFile(file, 'utf8')));
+    const out = {} as Record<K, Map<string, string[][]>>;
+    for (const [name, { wb }] of entries) {
+      const sheets = new Map<string, string[][]>();
+      for (const title of titles.get(name) ?? []) {
+        const file = join(dir, `${name}-${title}.csv`);
+        // Keyed by the workbook's names: the file's case sheets carry the case names (sheetNames.ts).
+        if (existsSync(file)) sheets.set(workbookSheetName(wb.plan, title), parseCsv(await readFile(file, 'utf8')));
+      }
+      out[name] = sheets;
     }
     return out;
   } finally {
@@ -125,18 +118,75 @@ function noiseDivisor(engine: PlanWorkbook, sheet: string, row: number, column: 
  * with the engine's after the same actuals are saved.
  */
 describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Calc (skipped without soffice)', () => {
-  it('recomputes every sheet as the engine does after saving the same actuals', async () => {
-    const plan = await fixture('actuals-revisions.json');
-    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
+  let revisions: PlanFile;
+  let jpy: PlanFile;
+  const build = (plan: PlanFile) => PlanWorkbook.build(plan, { asOf: AS_OF });
+  /** The workbooks exported, as they stood at export. */
+  let wbs: Record<'saved' | 'noActuals' | 'reversed' | 'emptied' | 'untouched', PlanWorkbook>;
+  /** The value kept in month 5 of the reversed plan, and typed again plus 2. */
+  let kept: number | undefined;
+  /** The keys entered in month 3 of actuals-revisions, emptied in the file. */
+  let entered: string[];
+  let calc: Record<
+    'saved' | 'noActuals' | 'reversedUntouched' | 'reversedChanged' | 'emptied' | 'untouched',
+    Map<string, string[][]>
+  >;
+
+  // Every file of this block is typed first and recalculated in one run of Calc.
+  beforeAll(async () => {
+    revisions = await fixture('actuals-revisions.json');
+    jpy = await fixture('saas-jpy-t2d3.json');
+    const reversed = build(revisions);
+    reversed.apply({ type: 'reverse', caseIndex: 0, month: 5 });
+    kept = reversed.plan.cases[0]?.actuals['5']?.order;
+    wbs = {
+      saved: build(revisions),
+      noActuals: build(jpy),
+      reversed,
+      emptied: build(revisions),
+      untouched: build(revisions),
+    };
+    entered = Object.keys(revisions.cases[0]?.actuals['3'] ?? {}).filter((k) => k !== 'status');
+    calc = await typedInCalc({
+      saved: {
+        wb: wbs.saved,
+        typed: [
+          { key: 'order', t: 2, value: 4 }, // an ACT month's value changed
+          { key: 'order', t: 10, value: 7 }, // a forecast month (revised) typed: it turns ACT
+          { key: 'sm', t: 10, value: 450_000 },
+          { key: 'order', t: 14, value: 3 }, // a month of year 2, which had no ACT month: the latest ACT month
+        ],
+      },
+      noActuals: {
+        wb: wbs.noActuals,
+        typed: [
+          { key: 'order', t: 3, value: 5 },
+          { key: 'arpa', t: 3, value: 60_000 },
+        ],
+      },
+      reversedUntouched: { wb: reversed, typed: [] },
+      reversedChanged: { wb: reversed, typed: [{ key: 'order', t: 5, value: (kept ?? 0) + 2 }] },
+      emptied: {
+        wb: wbs.emptied,
+        typed: [],
+        edit: (inputs) => {
+          const rows = actualInputRows(revisions.template);
+          for (const key of entered) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(3) + 1).value = null;
+        },
+      },
+      untouched: { wb: wbs.untouched, typed: [] },
+    });
+  }, 300_000);
+
+  afterAll(() => {
+    for (const wb of Object.values(wbs ?? {})) wb.destroy();
+  });
+
+  it('recomputes every sheet as the engine does after saving the same actuals', () => {
+    const wb = wbs.saved;
     const c = wb.caseLayout(0);
     expect(c.act).toEqual([1, 2, 3, 4, 5, 6]);
-    const calc = await typedInCalc(wb, [
-      { key: 'order', t: 2, value: 4 }, // an ACT month's value changed
-      { key: 'order', t: 10, value: 7 }, // a forecast month (revised) typed: it turns ACT
-      { key: 'sm', t: 10, value: 450_000 },
-      { key: 'order', t: 14, value: 3 }, // a month of year 2, which had no ACT month: the latest ACT month
-    ]);
-    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+    const edited = build(revisions);
     edited.apply([
       { type: 'actual', caseIndex: 0, month: 2, values: { order: 4 } },
       { type: 'actual', caseIndex: 0, month: 10, values: { order: 7, sm: 450_000 } },
@@ -144,9 +194,9 @@ describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Ca
     ]);
     const e = edited.caseLayout(0);
     expect(e.act).toEqual([1, 2, 3, 4, 5, 6, 10, 14]);
-    const problems = differences(edited, calc);
+    const problems = differences(edited, calc.saved);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
-    const sheet = (name: string | undefined) => calc.get(name ?? '') ?? [];
+    const sheet = (name: string | undefined) => calc.saved.get(name ?? '') ?? [];
     // The typed month is ACT: 7 new customers, not the plan's.
     expect(Number(sheet(c.sheets.actual)[c.rowOf.order ?? 0]?.[monthColumn(10)])).toBe(7);
     expect(wb.value(c.sheets.actual ?? '', c.rowOf.order ?? 0, monthColumn(10))).not.toBe(7);
@@ -164,64 +214,46 @@ describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Ca
     // Without the typed values the workbook's latest ACT month is 6.
     expect(wb.value(c.sheets.dashboard, c.dashboard.scalarRow.latest_actual_month, 1)).toBe(6);
     edited.destroy();
-    wb.destroy();
-  }, 180_000);
+  });
 
-  it('gives a case without actuals the sheets of the actual view, which a typed month turns ACT in', async () => {
-    const plan = await fixture('saas-jpy-t2d3.json');
-    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
-    expect(wb.caseLayout(0).sheets.actual).toBeUndefined();
-    const calc = await typedInCalc(wb, [
-      { key: 'order', t: 3, value: 5 },
-      { key: 'arpa', t: 3, value: 60_000 },
-    ]);
-    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+  it('gives a case without actuals the sheets of the actual view, which a typed month turns ACT in', () => {
+    expect(wbs.noActuals.caseLayout(0).sheets.actual).toBeUndefined();
+    const edited = build(jpy);
     edited.apply({ type: 'actual', caseIndex: 0, month: 3, values: { order: 5, arpa: 60_000 } });
-    const problems = differences(edited, calc);
+    const problems = differences(edited, calc.noActuals);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
     const c = edited.caseLayout(0);
     expect(c.sheets.variance).toBe('C1_Variance');
     // March: 5 new customers at 60,000 each.
-    const actual = calc.get(c.sheets.actual ?? '') ?? [];
+    const actual = calc.noActuals.get(c.sheets.actual ?? '') ?? [];
     expect(Number(actual[c.rowOf.order ?? 0]?.[monthColumn(3)])).toBe(5);
     expect(Number(actual[c.rowOf.arpa ?? 0]?.[monthColumn(3)])).toBe(60_000);
-    expect(calc.get(c.sheets.dashboard)?.[c.dashboard.scalarRow.latest_actual_month]?.[1]).toBe('3');
+    expect(calc.noActuals.get(c.sheets.dashboard)?.[c.dashboard.scalarRow.latest_actual_month]?.[1]).toBe('3');
     edited.destroy();
-    wb.destroy();
-  }, 180_000);
+  });
 
-  it('keeps a reversed month EST while its kept values stand, and turns it ACT when one is changed', async () => {
-    const plan = await fixture('actuals-revisions.json');
-    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
-    wb.apply({ type: 'reverse', caseIndex: 0, month: 5 });
+  it('keeps a reversed month EST while its kept values stand, and turns it ACT when one is changed', () => {
+    const wb = wbs.reversed;
     const c = wb.caseLayout(0);
     expect(c.act).toEqual([1, 2, 3, 4, 6]);
-    const kept = wb.plan.cases[0]?.actuals['5']?.order;
     expect(kept).toBeDefined();
-    const untouched = differences(wb, await typedInCalc(wb, []));
+    const untouched = differences(wb, calc.reversedUntouched);
     expect(untouched.slice(0, 20), `${untouched.length} cells differ`).toEqual([]);
-    const calc = await typedInCalc(wb, [{ key: 'order', t: 5, value: (kept ?? 0) + 2 }]);
-    const edited = PlanWorkbook.build(wb.plan, { asOf: AS_OF });
+    const edited = build(wb.plan);
     edited.apply({ type: 'actual', caseIndex: 0, month: 5, values: { order: (kept ?? 0) + 2 } });
     expect(edited.caseLayout(0).act).toEqual([1, 2, 3, 4, 5, 6]);
-    const problems = differences(edited, calc);
+    const problems = differences(edited, calc.reversedChanged);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
-    expect(Number(calc.get(c.sheets.actual ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(5)])).toBe((kept ?? 0) + 2);
+    expect(Number(calc.reversedChanged.get(c.sheets.actual ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(5)])).toBe(
+      (kept ?? 0) + 2,
+    );
     edited.destroy();
-    wb.destroy();
-  }, 180_000);
+  });
 
-  it('turns an ACT month whose column is emptied EST again on every sheet', async () => {
-    const plan = await fixture('actuals-revisions.json');
-    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
-    const c = wb.caseLayout(0);
-    const entered = Object.keys(wb.plan.cases[0]?.actuals['3'] ?? {}).filter((k) => k !== 'status');
+  it('turns an ACT month whose column is emptied EST again on every sheet', () => {
+    const c = wbs.emptied.caseLayout(0);
     expect(entered.length).toBeGreaterThan(5);
-    const calc = await typedInCalc(wb, [], (inputs) => {
-      const rows = actualInputRows(wb.plan.template);
-      for (const key of entered) inputs.getCell((rows[key] ?? 0) + 1, actualInputColumn(3) + 1).value = null;
-    });
-    const edited = PlanWorkbook.build(plan, { asOf: AS_OF });
+    const edited = build(revisions);
     edited.apply({
       type: 'actual',
       caseIndex: 0,
@@ -230,18 +262,14 @@ describe.skipIf(!SOFFICE)('typing into the actual-inputs sheet in LibreOffice Ca
     });
     edited.apply({ type: 'reverse', caseIndex: 0, month: 3 });
     expect(edited.caseLayout(0).act).toEqual([1, 2, 4, 5, 6]);
-    const problems = differences(edited, calc);
+    const problems = differences(edited, calc.emptied);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
-    expect(calc.get(c.sheets.actualToDate ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(3)]).toBe('');
+    expect(calc.emptied.get(c.sheets.actualToDate ?? '')?.[c.rowOf.order ?? 0]?.[monthColumn(3)]).toBe('');
     edited.destroy();
-    wb.destroy();
-  }, 180_000);
+  });
 
-  it('keeps every sheet as exported when nothing is typed', async () => {
-    const plan = await fixture('actuals-revisions.json');
-    const wb = PlanWorkbook.build(plan, { asOf: AS_OF });
-    const problems = differences(wb, await typedInCalc(wb, []));
+  it('keeps every sheet as exported when nothing is typed', () => {
+    const problems = differences(wbs.untouched, calc.untouched);
     expect(problems.slice(0, 20), `${problems.length} cells differ`).toEqual([]);
-    wb.destroy();
-  }, 180_000);
+  });
 });

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionRow } from '../compile/assumptions';
 import { a1, monthColumn, quarterColumn, yearColumn } from '../layout';
 import { PlanWorkbook } from '../workbook';
-import { blankReference, parseCsv, sameValue } from './calcCsv';
+import { blankReference, convertToCsv, parseCsv, SOFFICE, sameValue } from './calcCsv';
 import { renameSheets, xlsxSheetName, xlsxSheetNames } from './sheetNames';
 import { exportXlsx } from './xlsx';
 
@@ -18,7 +16,6 @@ const AS_OF = { year: 2026, month: 9 };
 const FIXTURE_FILES = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.json'))
   .sort();
-const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p));
 
 async function loadFixture(file: string): Promise<unknown> {
   return JSON.parse(await readFile(join(FIXTURES, file), 'utf8'));
@@ -286,36 +283,3 @@ describe.skipIf(!SOFFICE)('the exported workbook in LibreOffice Calc (skipped wh
     }
   });
 });
-
-/**
- * Converts the files to CSV, one file per sheet (`<name>-<sheet>.csv`), with full precision rather than as shown.
- * A fresh profile that always recalculates OOXML files on load keeps the run independent of the machine's settings.
- */
-async function convertToCsv(dir: string, inputs: string[]): Promise<void> {
-  const profile = join(dir, 'profile');
-  await mkdir(join(profile, 'user'), { recursive: true });
-  await writeFile(
-    join(profile, 'user', 'registrymodifications.xcu'),
-    `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`,
-  );
-  // Tokens: comma, double quote, UTF-8, from line 1, default cell formats, en-US, ..., not "as shown", all sheets.
-  const filter = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false,-1';
-  await promisify(execFile)(
-    SOFFICE ?? 'soffice',
-    [
-      `-env:UserInstallation=file://${profile}`,
-      '--headless',
-      '--norestore',
-      '--convert-to',
-      filter,
-      '--outdir',
-      dir,
-      ...inputs,
-    ],
-    { timeout: 120_000 },
-  );
-}
