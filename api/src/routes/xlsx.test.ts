@@ -11,6 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planForm, startTestApi, type TestApi } from '../testing/harness';
 
 const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p));
+/**
+ * The round trip through Calc runs on the embedded database only: the file Calc writes is the same whichever database
+ * serves the API, and the import of a typed file runs on both in the tests before it. A run of Calc takes 15 s here.
+ */
+const CALC_ROUND_TRIP = SOFFICE !== undefined && !process.env.TEST_DATABASE_URL;
 
 let api: TestApi;
 let owner: string;
@@ -262,8 +267,8 @@ describe('POST /business-plan/xlsx/import', { timeout: 240_000 }, () => {
     expect(answer.body.data.changes).toEqual([]);
   });
 
-  it.skipIf(!SOFFICE)(
-    'reads a file saved again by LibreOffice Calc after a value was typed (skipped without soffice)',
+  it.skipIf(!CALC_ROUND_TRIP)(
+    'reads a file saved again by LibreOffice Calc after a value was typed (on PGlite; skipped without soffice)',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'topline-xlsx-import-'));
       try {
