@@ -12,7 +12,12 @@ const include = [
   'web/src/**/*.test.tsx',
   'e2e/**/*.test.ts',
 ];
-const timeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
+/**
+ * `expect.poll` waits up to 10 s for its condition (vitest's default is 1 s): a browser step polls for what an answer
+ * of the API shows, and beside another browser on two cores an answer can take longer than a second. A condition met
+ * sooner ends the wait at once.
+ */
+const timeouts = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 10_000 } } };
 /**
  * API test files that open no database (the HTTP server, configuration, tokens, validation, the embedded database's
  * lock) or time the engine alone (a plan at every limit): the second run on PostgreSQL would repeat them unchanged.
