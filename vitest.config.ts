@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { CHROMIUM, CHROMIUM_FLAGS } from './e2e/chromium';
 
 const include = [
   'engine/src/**/*.test.ts',
@@ -77,17 +78,7 @@ const browserTimed = [
 /** Component tests: a screen's part (the grid and its edit loop) rendered alone in Chromium (vitest's browser mode). */
 const components = 'web/src/**/*.browser.test.tsx';
 /** Debian's Chromium, headless, as the browser tests launch it (e2e/browser.ts); never a downloaded browser. */
-const chromium = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+const chromium = { executablePath: CHROMIUM, args: CHROMIUM_FLAGS };
 /**
  * `npm test` runs in three phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a
  * time (each waits on a database, LibreOffice or a child process for part of its time); `browser`, the browser files

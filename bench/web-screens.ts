@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium';
 import { TOKEN_KEY } from '../web/src/api/client';
 import { startDemoServer } from './lib/demoServer';
 import { median } from './lib/measure';
@@ -89,10 +90,7 @@ export async function run(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'topline-bench-screens-'));
   await build({ root: WEB_ROOT, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   const server = await startDemoServer({ name: 'screens', webDist: outDir });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const baseURL = server.base.replace(/\/api\/v1$/, '');
     const planPath = `/business-plans/${server.planIds[0]}`;

@@ -13,21 +13,13 @@ import { outboxMailer } from '../api/src/services/accounts/mail';
 import { freePort } from '../api/src/testing/freePort';
 import { type GoogleStandIn, startGoogleStandIn } from '../api/src/testing/googleStandIn';
 import { startTestApi, type TestApi } from '../api/src/testing/harness';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 const run = promisify(execFile);
 
 export const WEB_ROOT = resolve(import.meta.dirname, '../web');
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../test-output/web');
-export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROMIUM, CHROMIUM_ARGS };
 
 /** The Google client id the test API and the test web configuration share. */
 export const GOOGLE_CLIENT_ID = 'topline-test-client';

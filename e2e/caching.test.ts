@@ -15,7 +15,7 @@ import { createApp } from '../api/src/app';
 import { listen } from '../api/src/server';
 import { planForm, startTestApi, type TestApi } from '../api/src/testing/harness';
 import { TOKEN_KEY } from '../web/src/api/client';
-import { CHROMIUM, WEB_ROOT } from './browser';
+import { CHROMIUM, CHROMIUM_ARGS, WEB_ROOT } from './browser';
 
 let api: TestApi;
 let server: Server;
@@ -59,7 +59,7 @@ beforeAll(async () => {
   });
   planId = created.body.data.business_plan_id;
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 }, baseURL: webUrl });
   await context.addInitScript(
     ([key, value]) => window.localStorage.setItem(key ?? '', value ?? ''),

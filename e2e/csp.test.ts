@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../api/src/app';
 import { listen } from '../api/src/server';
 import { planForm, startTestApi, type TestApi } from '../api/src/testing/harness';
-import { CHROMIUM, GOOGLE_CLIENT_ID, WEB_ROOT, withGoogleStandIn } from './browser';
+import { CHROMIUM, CHROMIUM_ARGS, GOOGLE_CLIENT_ID, WEB_ROOT, withGoogleStandIn } from './browser';
 import { signIn } from './screensHelpers';
 
 const LINK = '<a href="https://evil.example/">Base</a>';
@@ -78,7 +78,7 @@ beforeAll(async () => {
   });
   expect(item.status).toBe(200);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   context = await browser.newContext({ locale: 'en-US', viewport: { width: 1440, height: 900 }, baseURL: webUrl });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
