@@ -35,7 +35,7 @@ const shown = (page: Page) =>
   );
 
 async function waitForList(page: Page, expected: string[]) {
-  await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(expected);
+  await expect.poll(() => shown(page)).toEqual(expected);
 }
 
 describe('Home to-dos in two browsers', () => {
