@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { CHROMIUM, CHROMIUM_FLAGS } from './e2e/chromium';
+import { CHROMIUM, CHROMIUM_FLAGS } from './e2e/chromium.js';
 
 const include = [
   'engine/src/**/*.test.ts',
