@@ -45,6 +45,48 @@ describe('working screens in headless Chromium', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  it('asks for the session and a screen’s first answers as the app starts, each once, not after the screen’s code', async () => {
+    // Each screen opened cold: without a read ahead, its first answers are asked for only once its code has run.
+    const firstAnswers: Record<string, [chunk: string, answers: string[]]> = {
+      pl: ['PlScreen', ['/pl/retrieve', '/snapshot/list']],
+      kpi: ['KpiScreen', ['/kpi/retrieve']],
+      revenue: ['RevenueScreen', ['/revenue/retrieve']],
+      expenses: ['ExpensesScreen', ['/cost/retrieve']],
+      home: ['HomeScreen', ['/home/retrieve', '/home/reminders', '/todos/retrieve']],
+    };
+    for (const [screen, [chunk, answers]] of Object.entries(firstAnswers)) {
+      const fresh = await newPage(stack, { locale: 'en-US' });
+      try {
+        const p = fresh.page;
+        await signIn(p, owner.token);
+        const events: string[] = [];
+        p.on('request', (r) => {
+          const url = new URL(r.url());
+          if (url.pathname.startsWith('/api/')) events.push(`sent ${url.pathname.slice(7)}${url.search}`);
+        });
+        p.on('requestfinished', (r) => {
+          if (new RegExp(`/assets/${chunk}-[^/]*\\.js$`).test(r.url())) events.push('screen code');
+        });
+        await p.goto(`/business-plans/${planId}/${screen}`);
+        await p.locator(`section[data-screen="${screen}"]`).waitFor();
+        await p.waitForTimeout(500);
+        const codeAt = events.indexOf('screen code');
+        expect(codeAt, screen).toBeGreaterThan(0);
+        for (const path of ['/user/me', ...answers]) {
+          const sent = events.filter((e) => e.startsWith(`sent ${path}`));
+          expect(sent, `${screen}: ${path}`).toEqual([
+            `sent ${path}${path === '/user/me' ? '' : `?business_plan_id=${planId}`}`,
+          ]);
+          expect(events.indexOf(sent[0] ?? ''), `${screen}: ${path} before the screen's code`).toBeLessThan(codeAt);
+        }
+        const sent = events.filter((e) => e.startsWith('sent '));
+        expect(new Set(sent).size, `${screen}: ${sent.join(', ')}`).toBe(sent.length);
+      } finally {
+        await fresh.context.close();
+      }
+    }
+  }, 120_000);
+
   it('moves through the side menu once the next screen’s code is there, never through a loading screen', async () => {
     // A new browser, whose KPI screen code is held back: a click on KPI leaves the P&L in place until it comes.
     const fresh = await newPage(stack, { locale: 'en-US' });

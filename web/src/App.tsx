@@ -9,7 +9,9 @@ import { NoticeProvider, useNotice } from './notices';
 import { LandingPage } from './pages/landing/LandingPage';
 import { type LoginState, SessionProvider, useSession } from './session';
 import { Loading } from './shell/Loading';
-import { isPlanPath, planShell, preloadPlanRoute } from './shell/routePreload';
+import { isPlanPath, planShell, preloadPlanRoute, startPlanPage } from './shell/routePreload';
+
+startPlanPage(window.location.pathname);
 
 const LoginPage = lazy(() => import('./pages/LoginPage'));
 const PasswordResetPage = lazy(() => import('./pages/PasswordResetPage'));
@@ -92,7 +94,8 @@ function RequireAuth({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!hasToken || !pathname) return;
     void refresh();
-    // A plan page's shell and screen load while the session is read (after its request, which thus goes first).
+    // A plan page's shell and screen load while the session is read (after its request, which thus goes first); on a
+    // cold start `startPlanPage` has asked for both already.
     void preloadPlanRoute(pathname).then(() => setEntered(true));
   }, [hasToken, pathname, refresh]);
   const toLogin = session.expiredFrom !== null;

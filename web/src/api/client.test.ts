@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CsvPath, DataOf, MultipartRoute } from '@topline/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type AnswerAt, api, errorFor, fieldErrorsOf, isPanelRefusal, limitOf } from './client';
+import { type AnswerAt, api, configureClient, errorFor, fieldErrorsOf, isPanelRefusal, limitOf } from './client';
 
 const t = (key: string) => `t:${key}`;
 
@@ -150,6 +150,121 @@ describe('a write that no API process answers', () => {
     try {
       for (let i = 0; i < 2; i++) await api.post('/cost/delete', { business_plan_id: 1, case_id: 1, cost_id: i + 1 });
       expect(new Set(server.keys).size).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a GET read ahead', () => {
+  /**
+   * An API that answers each GET with `answer(path)` (status, body, plan version), counting the requests of each path
+   * and query; the browser's window with a token the test sets.
+   */
+  async function aheadServer(answer: (path: string) => { status: number; body: unknown; version?: number }) {
+    const requests = new Map<string, number>();
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '').replace('/api/v1', '');
+      requests.set(path, (requests.get(path) ?? 0) + 1);
+      const { status, body, version } = answer(path.replace(/\?.*/, ''));
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        ...(version === undefined ? {} : { 'Plan-Version': String(version) }),
+      });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const previous = (globalThis as { window?: unknown }).window;
+    const storage = new Map<string, string>([['topline.app_token', 'token-a']]);
+    (globalThis as { window?: unknown }).window = {
+      location: { origin: `http://127.0.0.1:${port}`, pathname: '/' },
+      localStorage: {
+        getItem: (key: string) => storage.get(key) ?? null,
+        setItem: (key: string, value: string) => storage.set(key, value),
+        removeItem: (key: string) => storage.delete(key),
+      },
+    };
+    return {
+      requests,
+      setToken: (token: string) => storage.set('topline.app_token', token),
+      close: async () => {
+        (globalThis as { window?: unknown }).window = previous;
+        await new Promise((done) => server.close(done));
+      },
+    };
+  }
+  const settled = () => new Promise((done) => setTimeout(done, 100));
+
+  it('is sent at once and taken by the first call of the same request; a later call asks again', async () => {
+    const server = await aheadServer(() => ({ status: 200, body: { data: { todos: ['a'] } }, version: 4 }));
+    try {
+      api.readAhead('/todos/retrieve', { query: { business_plan_id: 101 } });
+      await settled();
+      expect(server.requests.get('/todos/retrieve?business_plan_id=101')).toBe(1);
+      const first = await api.get('/todos/retrieve', { query: { business_plan_id: 101 } });
+      expect(first.data).toEqual({ todos: ['a'] });
+      expect(first.version).toBe(4);
+      expect(server.requests.get('/todos/retrieve?business_plan_id=101')).toBe(1);
+      await api.get('/todos/retrieve', { query: { business_plan_id: 101 } });
+      expect(server.requests.get('/todos/retrieve?business_plan_id=101')).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is not taken by another request: another query, or the same under another token', async () => {
+    const server = await aheadServer(() => ({ status: 200, body: { data: {} } }));
+    try {
+      api.readAhead('/todos/retrieve', { query: { business_plan_id: 102 } });
+      await api.get('/todos/retrieve', { query: { business_plan_id: 103 } });
+      server.setToken('token-b');
+      await api.get('/todos/retrieve', { query: { business_plan_id: 102 } });
+      expect(server.requests.get('/todos/retrieve?business_plan_id=102')).toBe(2);
+      expect(server.requests.get('/todos/retrieve?business_plan_id=103')).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("leaves a refusal to the call that takes it, under that call's hooks and options", async () => {
+    const server = await aheadServer(() => ({ status: 401, body: { title: 'Sign in', message: 'expired' } }));
+    const signedOut: string[] = [];
+    configureClient({ onUnauthorized: () => signedOut.push('out') });
+    try {
+      api.readAhead('/user/me');
+      await settled();
+      expect(signedOut).toEqual([]);
+      await expect(api.get('/user/me', { quiet: true })).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(signedOut).toEqual(['out']);
+      expect(server.requests.get('/user/me')).toBe(1);
+    } finally {
+      configureClient({ onUnauthorized: () => {} });
+      await server.close();
+    }
+  });
+
+  it('is not taken when it is older than the plan version the call asks for', async () => {
+    let todosVersion = 5;
+    const server = await aheadServer((path) =>
+      path === '/todos/retrieve'
+        ? { status: 200, body: { data: { version: todosVersion } }, version: todosVersion }
+        : { status: 200, body: { data: {} }, version: 7 },
+    );
+    try {
+      // Read ahead at version 5; another answer then shows version 7, which the next call of the plan asks for.
+      api.readAhead('/todos/retrieve', { query: { business_plan_id: 104 } });
+      await settled();
+      await api.get('/home/retrieve', { query: { business_plan_id: 104 } });
+      todosVersion = 7;
+      const answer = await api.get('/todos/retrieve', { query: { business_plan_id: 104 } });
+      expect(answer.data).toEqual({ version: 7 });
+      expect(server.requests.get('/todos/retrieve?business_plan_id=104')).toBe(2);
+      // One of the version asked for, or newer, is taken.
+      api.readAhead('/todos/retrieve', { query: { business_plan_id: 104 } });
+      await settled();
+      await api.get('/todos/retrieve', { query: { business_plan_id: 104 } });
+      expect(server.requests.get('/todos/retrieve?business_plan_id=104')).toBe(3);
     } finally {
       await server.close();
     }

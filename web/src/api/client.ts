@@ -229,12 +229,13 @@ async function deliver(url: URL, init: RequestInit, tries: number): Promise<{ re
   }
 }
 
-async function send<N extends RouteName>(
+/** A request as `send` makes it: its address, its `fetch` options and the plan it is about. */
+function requestOf(
   method: 'GET' | 'POST',
   path: string,
   payload: unknown,
-  options: CallOptions & { query?: unknown } = {},
-): Promise<ApiResponse<N>> {
+  options: { query?: unknown },
+): { url: URL; init: RequestInit & { headers: Record<string, string> }; planId: string | null } {
   const url = new URL(API_BASE + path, window.location.origin);
   if (isRecord(options.query)) {
     for (const [key, value] of Object.entries(options.query)) {
@@ -257,9 +258,48 @@ async function send<N extends RouteName>(
   }
   // Each write goes under a key of its own, sent again with it when no API process answered (see `deliver`).
   if (method === 'POST') headers[IDEMPOTENCY_KEY_HEADER] = crypto.randomUUID();
-  let delivered: { response: Response; body: unknown };
+  return { url, init: { method, headers, body: requestBody ?? null }, planId };
+}
+
+/**
+ * GETs sent ahead of the code that reads them (`api.readAhead`): as a plan page starts, the session's and the
+ * screen's answers are asked for while the code that reads them downloads. Keyed by the request (address and
+ * headers, the plan version aside), so that only the same request takes an answer: the first `api.get` of it within
+ * `READ_AHEAD_MS` of its sending takes the answer and handles it as its own (an error, a sign-out, the plan version
+ * are dealt with then, under that call's options), provided the answer is of at least the plan version that call
+ * asks for (one learnt meanwhile from another answer); a later one asks again.
+ */
+const readsAhead = new Map<string, { sent: number; delivered: Promise<Delivered> }>();
+const READ_AHEAD_MS = 10_000;
+type Delivered = { response: Response; body: unknown };
+
+function aheadKey(url: URL, headers: Record<string, string>): string {
+  const { [PLAN_VERSION_HEADER]: _version, ...rest } = headers;
+  return `${url.href} ${JSON.stringify(rest)}`;
+}
+
+/** The answer read ahead for this request, if one was sent lately and is of at least the version it asks for. */
+async function takeAhead(url: URL, headers: Record<string, string>): Promise<Delivered | undefined> {
+  const key = aheadKey(url, headers);
+  const found = readsAhead.get(key);
+  readsAhead.delete(key);
+  if (!found || performance.now() - found.sent > READ_AHEAD_MS) return undefined;
+  const delivered = await found.delivered;
+  const wanted = Number(headers[PLAN_VERSION_HEADER] ?? 0);
+  return Number(delivered.response.headers.get(PLAN_VERSION_HEADER) ?? 0) >= wanted ? delivered : undefined;
+}
+
+async function send<N extends RouteName>(
+  method: 'GET' | 'POST',
+  path: string,
+  payload: unknown,
+  options: CallOptions & { query?: unknown } = {},
+): Promise<ApiResponse<N>> {
+  const { url, init, planId } = requestOf(method, path, payload, options);
+  let delivered: Delivered;
   try {
-    delivered = await deliver(url, { method, headers, body: requestBody ?? null }, method === 'POST' ? WRITE_TRIES : 1);
+    const ahead = method === 'GET' ? await takeAhead(url, init.headers) : undefined;
+    delivered = ahead ?? (await deliver(url, init, method === 'POST' ? WRITE_TRIES : 1));
   } catch {
     const error = new ApiError(0, {
       title: hooks.translate('errors.title'),
@@ -314,6 +354,14 @@ export async function fetchImage(url: string): Promise<Blob> {
 export const api = {
   get<P extends GetPath>(path: P, ...[options]: GetArgs<P>): Promise<ApiResponse<RouteAt<'GET', P>>> {
     return send('GET', path, undefined, options);
+  },
+  /** Sends a GET now for the `api.get` of the same request that comes later to take (see `readsAhead`). */
+  readAhead<P extends GetPath>(path: P, ...[options]: GetArgs<P>): void {
+    const { url, init } = requestOf('GET', path, undefined, options ?? {});
+    const delivered = deliver(url, init, 1);
+    // A failure is the taker's to handle; one nobody takes is dropped.
+    delivered.catch(() => {});
+    readsAhead.set(aheadKey(url, init.headers), { sent: performance.now(), delivered });
   },
   post<P extends PostPath>(
     path: P,

@@ -25,6 +25,30 @@ export const SCREEN_IMPORTS: Record<ScreenKey, () => ScreenModule> = {
   setting: () => import('../screens/SettingScreen'),
 };
 
+/** The GET routes a screen reads first by the plan's id alone, which a cold start of the screen reads ahead. */
+export type FirstAnswerPath =
+  | '/pl/retrieve'
+  | '/snapshot/list'
+  | '/kpi/retrieve'
+  | '/revenue/retrieve'
+  | '/cost/retrieve'
+  | '/home/retrieve'
+  | '/home/reminders'
+  | '/todos/retrieve';
+
+/**
+ * The answers each screen asks for as it first renders that its address alone names (`{ business_plan_id }`): read
+ * ahead on a cold start (`startPlanPage`), and taken by the screen's own reads. The other screens' first reads depend
+ * on the case or year shown (the monthly P&L, the dashboard) or on the user's roles (Setting).
+ */
+export const SCREEN_ANSWERS: Partial<Record<ScreenKey, readonly FirstAnswerPath[]>> = {
+  pl: ['/pl/retrieve', '/snapshot/list'],
+  kpi: ['/kpi/retrieve'],
+  revenue: ['/revenue/retrieve'],
+  expenses: ['/cost/retrieve'],
+  home: ['/home/retrieve', '/home/reminders', '/todos/retrieve'],
+};
+
 /** Each screen's component, rendered at once when its chunk has loaded. */
 export const SCREEN_MODULES = Object.fromEntries(
   Object.entries(SCREEN_IMPORTS).map(([key, load]) => [key, preloadable(load)]),
@@ -37,6 +61,13 @@ export function screenOfPath(pathname: string): ScreenKey | null {
   const segment = match[1] ?? '';
   if (segment === '') return 'dashboard';
   return Object.hasOwn(SCREEN_IMPORTS, segment) && segment !== 'dashboard' ? (segment as ScreenKey) : null;
+}
+
+/** The plan id of a plan page's address (`/business-plans/12/pl` is 12), or null. */
+export function planIdOfPath(pathname: string): number | null {
+  const match = /^\/business-plans\/([1-9][0-9]{0,9})(?:\/|$)/.exec(pathname);
+  const id = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(id) && id <= 2 ** 31 - 1 ? id : null;
 }
 
 /** Loads the screens of `keys` one after another, each when the browser is idle. */

@@ -2,8 +2,9 @@
  * The plan pages' shell and the screen of an address, loaded ahead of need (`preload.ts`). Apart from `preload.ts`,
  * which the shell itself imports, so that no module imports the shell that imports it.
  */
+import { api, getToken } from '../api/client';
 import { preloadable } from '../lib/preloadable';
-import { SCREEN_MODULES, screenOfPath } from './preload';
+import { planIdOfPath, SCREEN_ANSWERS, SCREEN_MODULES, screenOfPath } from './preload';
 
 export const planShell = preloadable(() => import('./PlanShell'));
 
@@ -18,4 +19,21 @@ export async function preloadPlanRoute(pathname: string): Promise<void> {
   if (!isPlanPath(pathname)) return;
   const key = screenOfPath(pathname);
   await Promise.allSettled([planShell.preload(), ...(key ? [SCREEN_MODULES[key].preload()] : [])]);
+}
+
+/**
+ * A plan page opened cold (a link, a reload): called as the app's code starts, before React first renders, it asks at
+ * once for the session, then the screen's first answers (`SCREEN_ANSWERS`), then the shell's and the screen's code, so
+ * that none waits for another: the answers come while the code downloads, and the calls that read them take them
+ * (`api.readAhead`). Without a token there is no session to read: the page sends the visitor on.
+ */
+export function startPlanPage(pathname: string): void {
+  if (!isPlanPath(pathname) || getToken() === null) return;
+  api.readAhead('/user/me');
+  const id = planIdOfPath(pathname);
+  const key = screenOfPath(pathname);
+  if (id !== null && key !== null) {
+    for (const path of SCREEN_ANSWERS[key] ?? []) api.readAhead(path, { query: { business_plan_id: id } });
+  }
+  void preloadPlanRoute(pathname);
 }
