@@ -322,6 +322,11 @@ describe.skipIf(!hasBrowser)('web walkthrough in headless Chromium', () => {
     await page.goto('/create');
     await page.waitForURL((url) => url.pathname === '/login' || url.pathname === '/');
     expect(await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+    // A plan page opened cold reads the session as the app starts (`startPlanPage`): its refusal signs out the same.
+    await page.evaluate((key) => window.localStorage.setItem(key, 'stale-token'), TOKEN_KEY);
+    await page.goto('/business-plans/1/pl');
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), TOKEN_KEY)).toBeNull();
     await context.close();
   });
 
