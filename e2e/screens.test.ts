@@ -87,6 +87,44 @@ describe('working screens in headless Chromium', () => {
     }
   }, 120_000);
 
+  it('asks for the monthly P&L’s and the dashboard’s answer of the case shown once the session has come', async () => {
+    // Their answers name the case (and plan year) shown, which the session tells: with the screen's code held back,
+    // the answer is asked for all the same, and the screen, once its code comes, asks no second time.
+    const caseAnswers: [screen: string, chunk: string, path: string][] = [
+      ['monthly_pl', 'MonthlyPlScreen', '/pl/monthly/retrieve'],
+      ['dashboard', 'DashboardScreen', '/dashboard/retrieve'],
+    ];
+    for (const [screen, chunk, path] of caseAnswers) {
+      const fresh = await newPage(stack, { locale: 'en-US' });
+      try {
+        const p = fresh.page;
+        await signIn(p, owner.token);
+        const sent: string[] = [];
+        p.on('request', (r) => {
+          const url = new URL(r.url());
+          if (url.pathname.startsWith('/api/')) sent.push(`${url.pathname.slice(7)}${url.search}`);
+        });
+        const held: Route[] = [];
+        const code = new RegExp(`/assets/${chunk}-[^/]*\\.js$`);
+        await p.route(code, (route) => {
+          held.push(route);
+        });
+        await p.goto(`/business-plans/${planId}/${screen === 'dashboard' ? '' : screen}`, { waitUntil: 'commit' });
+        const asked = () => sent.filter((s) => s.startsWith(`${path}?business_plan_id=${planId}&case_id=`));
+        await expect.poll(() => asked().length, { message: `${screen}: asked while its code is held` }).toBe(1);
+        expect(held.length, screen).toBeGreaterThan(0);
+        for (const route of held) await route.continue();
+        await p.unroute(code);
+        await p.locator(`section[data-screen="${screen}"]`).waitFor();
+        await p.waitForTimeout(500);
+        expect(asked(), screen).toHaveLength(1);
+        expect(new Set(sent).size, `${screen}: ${sent.join(', ')}`).toBe(sent.length);
+      } finally {
+        await fresh.context.close();
+      }
+    }
+  }, 120_000);
+
   it('moves through the side menu once the next screen’s code is there, never through a loading screen', async () => {
     // A new browser, whose KPI screen code is held back: a click on KPI leaves the P&L in place until it comes.
     const fresh = await newPage(stack, { locale: 'en-US' });

@@ -355,13 +355,19 @@ export const api = {
   get<P extends GetPath>(path: P, ...[options]: GetArgs<P>): Promise<ApiResponse<RouteAt<'GET', P>>> {
     return send('GET', path, undefined, options);
   },
-  /** Sends a GET now for the `api.get` of the same request that comes later to take (see `readsAhead`). */
-  readAhead<P extends GetPath>(path: P, ...[options]: GetArgs<P>): void {
+  /**
+   * Sends a GET now for the `api.get` of the same request that comes later to take (see `readsAhead`). Resolves to
+   * the answer's data, or null when it was refused or not reached, for reading further ahead from it; a refusal is
+   * handled by the call that takes it, not here.
+   */
+  readAhead<P extends GetPath>(path: P, ...[options]: GetArgs<P>): Promise<AnswerAt<P> | null> {
     const { url, init } = requestOf('GET', path, undefined, options ?? {});
     const delivered = deliver(url, init, 1);
-    // A failure is the taker's to handle; one nobody takes is dropped.
-    delivered.catch(() => {});
     readsAhead.set(aheadKey(url, init.headers), { sent: performance.now(), delivered });
+    return delivered.then(
+      ({ response, body }) => (response.ok && isRecord(body) && 'data' in body ? (body.data as AnswerAt<P>) : null),
+      () => null,
+    );
   },
   post<P extends PostPath>(
     path: P,

@@ -38,8 +38,9 @@ export type FirstAnswerPath =
 
 /**
  * The answers each screen asks for as it first renders that its address alone names (`{ business_plan_id }`): read
- * ahead on a cold start (`startPlanPage`), and taken by the screen's own reads. The other screens' first reads depend
- * on the case or year shown (the monthly P&L, the dashboard) or on the user's roles (Setting).
+ * ahead on a cold start (`startPlanPage`), and taken by the screen's own reads. The monthly P&L's and the dashboard's
+ * main answers name the case (and year) shown, which the session tells (`startPlanPage`); Setting's depend on the
+ * user's roles.
  */
 export const SCREEN_ANSWERS: Partial<Record<ScreenKey, readonly FirstAnswerPath[]>> = {
   pl: ['/pl/retrieve', '/snapshot/list'],
@@ -47,6 +48,7 @@ export const SCREEN_ANSWERS: Partial<Record<ScreenKey, readonly FirstAnswerPath[
   revenue: ['/revenue/retrieve'],
   expenses: ['/cost/retrieve'],
   home: ['/home/retrieve', '/home/reminders', '/todos/retrieve'],
+  monthly_pl: ['/snapshot/list'],
 };
 
 /** Each screen's component, rendered at once when its chunk has loaded. */
