@@ -45,6 +45,45 @@ describe('working screens in headless Chromium', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  /**
+   * A screen opened cold in a new browser context, signed in as the owner: `events` lists each API request as it is
+   * sent (`sent /path?query`) and `screen code` once the screen's chunk (`chunk`) has come; `held` keeps that chunk
+   * back until released, when asked.
+   */
+  async function openCold(screen: string, chunk: string, options: { hold?: boolean } = {}) {
+    const fresh = await newPage(stack, { locale: 'en-US' });
+    const p = fresh.page;
+    await signIn(p, owner.token);
+    const events: string[] = [];
+    p.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) events.push(`sent ${url.pathname.slice(7)}${url.search}`);
+    });
+    const code = new RegExp(`/assets/${chunk}-[^/]*\\.js$`);
+    p.on('requestfinished', (r) => {
+      if (code.test(r.url())) events.push('screen code');
+    });
+    const held: Route[] = [];
+    if (options.hold) {
+      await p.route(code, (route) => {
+        held.push(route);
+      });
+    }
+    await p.goto(`/business-plans/${planId}/${screen === 'dashboard' ? '' : screen}`, { waitUntil: 'commit' });
+    const release = async () => {
+      for (const route of held) await route.continue();
+      await p.unroute(code);
+    };
+    /** Once the screen is there (and a moment more), no request was sent twice. */
+    const shownWithoutRepeats = async () => {
+      await p.locator(`section[data-screen="${screen}"]`).waitFor();
+      await p.waitForTimeout(500);
+      const sent = events.filter((e) => e.startsWith('sent '));
+      expect(new Set(sent).size, `${screen}: ${sent.join(', ')}`).toBe(sent.length);
+    };
+    return { events, held, release, shownWithoutRepeats, close: () => fresh.context.close() };
+  }
+
   it('asks for the session and a screen’s first answers as the app starts, each once, not after the screen’s code', async () => {
     // Each screen opened cold: without a read ahead, its first answers are asked for only once its code has run.
     const firstAnswers: Record<string, [chunk: string, answers: string[]]> = {
@@ -55,21 +94,10 @@ describe('working screens in headless Chromium', () => {
       home: ['HomeScreen', ['/home/retrieve', '/home/reminders', '/todos/retrieve']],
     };
     for (const [screen, [chunk, answers]] of Object.entries(firstAnswers)) {
-      const fresh = await newPage(stack, { locale: 'en-US' });
+      const cold = await openCold(screen, chunk);
       try {
-        const p = fresh.page;
-        await signIn(p, owner.token);
-        const events: string[] = [];
-        p.on('request', (r) => {
-          const url = new URL(r.url());
-          if (url.pathname.startsWith('/api/')) events.push(`sent ${url.pathname.slice(7)}${url.search}`);
-        });
-        p.on('requestfinished', (r) => {
-          if (new RegExp(`/assets/${chunk}-[^/]*\\.js$`).test(r.url())) events.push('screen code');
-        });
-        await p.goto(`/business-plans/${planId}/${screen}`);
-        await p.locator(`section[data-screen="${screen}"]`).waitFor();
-        await p.waitForTimeout(500);
+        await cold.shownWithoutRepeats();
+        const { events } = cold;
         const codeAt = events.indexOf('screen code');
         expect(codeAt, screen).toBeGreaterThan(0);
         for (const path of ['/user/me', ...answers]) {
@@ -79,10 +107,8 @@ describe('working screens in headless Chromium', () => {
           ]);
           expect(events.indexOf(sent[0] ?? ''), `${screen}: ${path} before the screen's code`).toBeLessThan(codeAt);
         }
-        const sent = events.filter((e) => e.startsWith('sent '));
-        expect(new Set(sent).size, `${screen}: ${sent.join(', ')}`).toBe(sent.length);
       } finally {
-        await fresh.context.close();
+        await cold.close();
       }
     }
   }, 120_000);
@@ -95,32 +121,16 @@ describe('working screens in headless Chromium', () => {
       ['dashboard', 'DashboardScreen', '/dashboard/retrieve'],
     ];
     for (const [screen, chunk, path] of caseAnswers) {
-      const fresh = await newPage(stack, { locale: 'en-US' });
+      const cold = await openCold(screen, chunk, { hold: true });
       try {
-        const p = fresh.page;
-        await signIn(p, owner.token);
-        const sent: string[] = [];
-        p.on('request', (r) => {
-          const url = new URL(r.url());
-          if (url.pathname.startsWith('/api/')) sent.push(`${url.pathname.slice(7)}${url.search}`);
-        });
-        const held: Route[] = [];
-        const code = new RegExp(`/assets/${chunk}-[^/]*\\.js$`);
-        await p.route(code, (route) => {
-          held.push(route);
-        });
-        await p.goto(`/business-plans/${planId}/${screen === 'dashboard' ? '' : screen}`, { waitUntil: 'commit' });
-        const asked = () => sent.filter((s) => s.startsWith(`${path}?business_plan_id=${planId}&case_id=`));
+        const asked = () => cold.events.filter((e) => e.startsWith(`sent ${path}?business_plan_id=${planId}&case_id=`));
         await expect.poll(() => asked().length, { message: `${screen}: asked while its code is held` }).toBe(1);
-        expect(held.length, screen).toBeGreaterThan(0);
-        for (const route of held) await route.continue();
-        await p.unroute(code);
-        await p.locator(`section[data-screen="${screen}"]`).waitFor();
-        await p.waitForTimeout(500);
+        expect(cold.held.length, screen).toBeGreaterThan(0);
+        await cold.release();
+        await cold.shownWithoutRepeats();
         expect(asked(), screen).toHaveLength(1);
-        expect(new Set(sent).size, `${screen}: ${sent.join(', ')}`).toBe(sent.length);
       } finally {
-        await fresh.context.close();
+        await cold.close();
       }
     }
   }, 120_000);
