@@ -77,7 +77,7 @@ const browserTimed = [
 ];
 /** Component tests: a screen's part (the grid and its edit loop) rendered alone in Chromium (vitest's browser mode). */
 const components = 'web/src/**/*.browser.test.tsx';
-/** Debian's Chromium, headless, as the browser tests launch it (e2e/browser.ts); never a downloaded browser. */
+/** Debian's Chromium with the flags of every browser test (`e2e/chromium.ts`); never a downloaded browser. */
 const chromium = { executablePath: CHROMIUM, args: CHROMIUM_FLAGS };
 /**
  * `npm test` runs in three phases (scripts/test.sh): `parallel`, the engine, contract, web unit and API files two at a

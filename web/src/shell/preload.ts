@@ -7,7 +7,7 @@
  * no download. A dynamic import runs once per module, so a preload and the later render share it; a screen whose
  * chunk is there renders at once, without suspending (`preloadable.tsx`).
  */
-import type { ScreenKey } from '@topline/contract';
+import { ID_MAX, type ScreenKey } from '@topline/contract';
 import type { ComponentType } from 'react';
 import { whenIdle } from '../lib/idle';
 import { type Preloadable, preloadable } from '../lib/preloadable';
@@ -65,11 +65,11 @@ export function screenOfPath(pathname: string): ScreenKey | null {
   return Object.hasOwn(SCREEN_IMPORTS, segment) && segment !== 'dashboard' ? (segment as ScreenKey) : null;
 }
 
-/** The plan id of a plan page's address (`/business-plans/12/pl` is 12), or null. */
+/** The plan id of a plan page's address (`/business-plans/12/pl` is 12); null for no id the contract allows. */
 export function planIdOfPath(pathname: string): number | null {
   const match = /^\/business-plans\/([1-9][0-9]{0,9})(?:\/|$)/.exec(pathname);
   const id = match ? Number(match[1]) : Number.NaN;
-  return Number.isSafeInteger(id) && id <= 2 ** 31 - 1 ? id : null;
+  return id <= ID_MAX ? id : null;
 }
 
 /** Loads the screens of `keys` one after another, each when the browser is idle. */
