@@ -204,9 +204,21 @@ export function dynamicMasked(
   return out;
 }
 
-/** The Variance sheet with each period not compared at export compared while any of its months is ACT. */
-export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
+/**
+ * The Variance sheet with each period not compared at export compared while any of its months is ACT. `actualToDate`
+ * is the sheet whose cells the comparisons read (`compileVariance`): each reads that sheet's cell of its own period
+ * first and is blank while it is, which `dynamicMasked` makes it whenever none of the period's months is ACT; so such a
+ * formula needs no condition of its own and stays the same from column to column.
+ */
+export function dynamicVariance(
+  plan: PlanFile,
+  c: CaseLayout,
+  actualToDate: string,
+  grid: Grid | undefined,
+  base: Grid,
+): Grid {
   const fixed = fixedMonths(plan, c);
+  const guarded = `=IF(OR(${quoteSheet(actualToDate)}!`;
   // Per column: kept as compiled at export (a period with a month ACT whatever is typed), or its condition.
   const columns = new Map<number, { kept: true } | { kept: false; any: string | undefined }>();
   for (const [column, p] of periodOfColumn) {
@@ -223,6 +235,7 @@ export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | unde
       const rule = columns.get(column);
       if (r === 0 || column === 0 || !rule) return grid?.[r]?.[column] ?? content;
       if (rule.kept) return grid?.[r]?.[column] ?? null;
+      if (typeof content === 'string' && content.startsWith(guarded)) return content;
       return when(rule.any, content);
     }),
   );

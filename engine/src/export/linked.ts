@@ -151,7 +151,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     const replaced: [string, Grid][] = [
       [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
       [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
-      [variance, dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance))],
+      [variance, dynamicVariance(plan, c, atd, own ? wb.grid(variance) : undefined, base(variance))],
     ];
     const layout = {
       ...wb.layout,
