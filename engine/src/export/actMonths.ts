@@ -218,7 +218,7 @@ export function dynamicVariance(
   base: Grid,
 ): Grid {
   const fixed = fixedMonths(plan, c);
-  const guarded = `=IF(OR(${quoteSheet(actualToDate)}!`;
+  const guarded = readsFirst(actualToDate);
   // Per column: kept as compiled at export (a period with a month ACT whatever is typed), or its condition.
   const columns = new Map<number, { kept: true } | { kept: false; any: string | undefined }>();
   for (const [column, p] of periodOfColumn) {
@@ -239,6 +239,21 @@ export function dynamicVariance(
       return when(rule.any, content);
     }),
   );
+}
+
+/** How a comparison of `compileVariance` starts: blank while the cell of `actualToDate` it reads first is. */
+const readsFirst = (actualToDate: string) => `=IF(OR(${quoteSheet(actualToDate)}!`;
+
+/**
+ * Which cells of a Variance sheet (`dynamicVariance`) are the comparison to their left moved one column right: two
+ * comparisons side by side in a row compare the same row of `actualToDate` and the estimate sheet in the same way, each
+ * in its own column (`compileVariance`), so a row's comparisons are one formula filled right.
+ */
+export function varianceSharesLeft(grid: Grid, actualToDate: string): (row: number, column: number) => boolean {
+  const guarded = readsFirst(actualToDate);
+  const compares = (content: Grid[number][number] | undefined) =>
+    typeof content === 'string' && content.startsWith(guarded);
+  return (row, column) => row > 0 && column > 1 && compares(grid[row]?.[column]) && compares(grid[row]?.[column - 1]);
 }
 
 /**

@@ -10,7 +10,14 @@ import { calendarOf } from '../calendar';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
 import { a1 } from '../layout';
 import type { ActualKey, PlanFile } from '../schema';
-import { actMonthsGrid, actMonthsSheetName, dynamicDashboard, dynamicMasked, dynamicVariance } from './actMonths';
+import {
+  actMonthsGrid,
+  actMonthsSheetName,
+  dynamicDashboard,
+  dynamicMasked,
+  dynamicVariance,
+  varianceSharesLeft,
+} from './actMonths';
 import {
   actualInputColumn,
   actualInputRows,
@@ -159,9 +166,12 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     };
     let at = sheets.findIndex((x) => x.name === view);
     for (const [name, grid] of replaced) {
+      const sharesLeft = name === variance ? varianceSharesLeft(grid, atd) : undefined;
       const existing = sheets.find((x) => x.name === name);
-      if (existing) existing.grid = grid;
-      else {
+      if (existing) {
+        existing.grid = grid;
+        if (sharesLeft) existing.sharesLeft = sharesLeft;
+      } else {
         at += 1;
         sheets.splice(at, 0, {
           name,
@@ -170,6 +180,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
           formatOf: sheetFormats(layout, name),
           textOf: () => undefined,
           frozenColumns: 1,
+          ...(sharesLeft ? { sharesLeft } : {}),
         });
       }
     }
@@ -228,7 +239,12 @@ function linkedActualCells(wb: ExportWorkbook): Map<string, { row: number; colum
     })),
   };
   const layout = wb.layout;
-  const bare = compilePlan(stripped, { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) });
+  // Compiled at the first entered actual: a plan without any needs none.
+  let bareLayout: CompiledWorkbook | undefined;
+  const bare = () => {
+    bareLayout ??= compilePlan(stripped, { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) });
+    return bareLayout;
+  };
   const rowsByTemplate = actualInputRows(plan.template);
   const out = new Map<string, { row: number; column: number; formula: string }[]>();
   for (const [path, cells] of layout.inputCells) {
@@ -238,7 +254,7 @@ function linkedActualCells(wb: ExportWorkbook): Map<string, { row: number; colum
     if (inputRow === undefined) continue;
     const ref = `${quoteSheet(actualInputsSheetName(Number(caseText)))}!${a1(inputRow, actualInputColumn(Number(tText)))}`;
     for (const cell of cells) {
-      const fallback = bare.sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
+      const fallback = bare().sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
       const otherwise =
         typeof fallback === 'number'
           ? String(fallback)

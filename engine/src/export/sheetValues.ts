@@ -22,6 +22,12 @@ export interface ExportSheet {
   textOf: UserTextOf;
   frozenColumns: number;
   hidden?: boolean;
+  /**
+   * Whether the cell at (row, column) and the one to its left are formulas, the cell's being the left one's moved one
+   * column right (every relative reference one column further, every absolute one the same), which the XLSX file
+   * writes as one shared formula. Left out, no cell is said to be.
+   */
+  sharesLeft?: (row: number, column: number) => boolean;
 }
 
 /** The ACT and EST sides of an Actual sheet's conditional month cells. */

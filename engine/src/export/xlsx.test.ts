@@ -8,6 +8,7 @@ import { assumptionRow } from '../compile/assumptions';
 import { a1, monthColumn, quarterColumn, yearColumn } from '../layout';
 import { PlanWorkbook } from '../workbook';
 import { blankReference, convertToCsv, parseCsv, SOFFICE, sameValue } from './calcCsv';
+import { exportSheets } from './linked';
 import { renameSheets, xlsxSheetName, xlsxSheetNames } from './sheetNames';
 import { exportXlsx } from './xlsx';
 
@@ -71,6 +72,35 @@ describe('exportXlsx', () => {
     // Y1 target ARR 5,000,000 x case rate 1 is reached at month 12 with the default period 12.
     expect(cell?.result).toBeCloseTo(5_000_000, 6);
     expect(wb.value(estimate, row, monthColumn(12))).toBeCloseTo(5_000_000, 6);
+  });
+
+  it('writes each Variance row as one formula filled right, which reads back as every cell’s own', () => {
+    const sheets = exportSheets(wb);
+    const names = xlsxSheetNames(
+      wb.plan,
+      sheets.map((s) => s.name),
+    );
+    const exported = sheets.find((s) => s.name === 'C1_Variance');
+    const sheet = book.getWorksheet(inFile(wb, 'C1_Variance'));
+    if (!exported || !sheet) throw new Error('no Variance sheet');
+    let formulas = 0;
+    let shared = 0;
+    const firsts = new Set<number>();
+    exported.grid.forEach((row, r) => {
+      row.forEach((content, c) => {
+        if (typeof content !== 'string' || !content.startsWith('=')) return;
+        formulas++;
+        const cell = sheet.getCell(r + 1, c + 1);
+        // exceljs gives a shared cell the first cell's formula moved to it.
+        expect(cell.formula).toBe(renameSheets(content.slice(1), names));
+        if ((cell.value as { sharedFormula?: string }).sharedFormula) shared++;
+        else firsts.add(r);
+      });
+    });
+    // One formula written per row of comparisons: 3 blocks of the template's compared rows.
+    expect(firsts.size).toBe(3 * wb.caseLayout(0).varianceRows.length);
+    expect(shared).toBe(formulas - firsts.size);
+    expect(shared).toBeGreaterThan(10_000);
   });
 
   it('writes constants and labels as plain values', () => {

@@ -53,14 +53,15 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
     exported.map((s) => s.name),
   );
   const sheets = exported.map(
-    ({ name, grid, values, formatOf, textOf, frozenColumns, hidden }): WriterSheet => ({
+    ({ name, grid, values, formatOf, textOf, frozenColumns, hidden, sharesLeft }): WriterSheet => ({
       name: renamed.get(name) ?? name,
       hidden: hidden ?? false,
       frozenColumns,
       widths: columnWidths(grid, values ?? grid, textOf),
       rows: grid.length,
       columns: Math.max(0, ...grid.map((row) => row.length)),
-      cell(r, c) {
+      ...(sharesLeft ? { sharesLeft } : {}),
+      cell(r, c, formulaText) {
         const content = grid[r]?.[c] ?? null;
         if (content === null) return null;
         const format = pattern(formatOf(r, c));
@@ -69,7 +70,8 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
         if (text !== undefined) return { text, format };
         if (typeof content === 'number') return { number: content, format };
         if (!content.startsWith('=')) return { text: content, format };
-        const formula = renameSheets(content.slice(1), renamed);
+        // A formula shared from the left needs no text of its own (renamed sheets are renamed in the first cell's).
+        const formula = formulaText ? renameSheets(content.slice(1), renamed) : '';
         return cached && values
           ? { formula, result: cachedResult(values[r]?.[c] ?? null), format }
           : { formula, format };

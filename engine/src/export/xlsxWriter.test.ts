@@ -47,4 +47,38 @@ describe('the XLSX writer', () => {
     );
     await expect(read).rejects.toThrow(/crc32/i);
   });
+
+  it('writes a run of formulas filled right as one shared formula, its text in the first cell only', async () => {
+    // Row 2 (below the bold header row): B..D filled right from B, a blank, F..G from F; row 3: nothing shared.
+    const formulas: (string | null)[][] = [
+      [],
+      [null, 'A2*2', 'B2*2', 'C2*2', null, 'E2+1', 'F2+1'],
+      [null, 'A3*2', 'B3*3'],
+    ];
+    const bytes = await writeXlsx({
+      title: 'Plan',
+      creator: 'Topline',
+      sheets: [
+        {
+          name: 'One',
+          hidden: false,
+          frozenColumns: 0,
+          widths: [],
+          rows: 3,
+          columns: 7,
+          cell: (r, c, formulaText) => {
+            const formula = formulas[r]?.[c];
+            return formula ? { formula: formulaText ? formula : '', result: c } : null;
+          },
+          sharesLeft: (r, c) => r === 1 && ((c >= 2 && c <= 3) || c === 6),
+        },
+      ],
+      names: [],
+    });
+    const xml = await (await JSZip.loadAsync(bytes)).file('xl/worksheets/sheet1.xml')?.async('string');
+    expect(xml).toContain(
+      '<row r="2"><c r="B2"><f t="shared" ref="B2:D2" si="0">A2*2</f><v>1</v></c><c r="C2"><f t="shared" si="0"/><v>2</v></c><c r="D2"><f t="shared" si="0"/><v>3</v></c><c r="F2"><f t="shared" ref="F2:G2" si="1">E2+1</f><v>5</v></c><c r="G2"><f t="shared" si="1"/><v>6</v></c></row>',
+    );
+    expect(xml).toContain('<row r="3"><c r="B3"><f>A3*2</f><v>1</v></c><c r="C3"><f>B3*3</f><v>2</v></c></row>');
+  });
 });

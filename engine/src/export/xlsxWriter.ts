@@ -4,7 +4,9 @@
  * its fastest level (a part of formulas deflates about 4 times faster than at the default level, for a file about a
  * tenth larger), in a browser by its own `CompressionStream`, which also gives each part's CRC-32. It writes what the
  * export needs and nothing more: formulas with their cached results, numbers, shared strings, number formats and a
- * bold header row, hidden sheets, frozen panes, column widths, workbook-level names and "recalculate on open".
+ * bold header row, hidden sheets, frozen panes, column widths, workbook-level names and "recalculate on open". A run
+ * of cells whose formulas are each the one to its left moved one column right is written as one shared formula
+ * (SpreadsheetML's `t="shared"`, as Excel writes a filled row): its text once, in the run's first cell.
  */
 
 import { deflateStream, deflateZlib, nodeZlib, type ZipEntry, zip } from './zip';
@@ -21,9 +23,15 @@ export interface WriterSheet {
   columns: number;
   /**
    * The cell at (row, column): a formula (without '=') with its cached result, a number, text, or nothing; `format`
-   * is a number format pattern.
+   * is a number format pattern. Without `formulaText`, a formula's text may be left empty (the cell shares the text of
+   * a formula to its left).
    */
-  cell(row: number, column: number): WriterCell | null;
+  cell(row: number, column: number, formulaText: boolean): WriterCell | null;
+  /**
+   * Whether the cell at (row, column) and the one to its left are formulas, the cell's being the left one's moved one
+   * column right: every relative reference one column further, every absolute one the same.
+   */
+  sharesLeft?(row: number, column: number): boolean;
 }
 
 export type WriterCell =
@@ -141,10 +149,23 @@ function numberText(n: number): string {
   return Number.isFinite(n) ? String(n) : '0';
 }
 
-function cellXml(ref: string, cell: WriterCell, style: number, strings: SharedStrings): string {
+/** A formula's element: its text, or its part of a shared formula (`shared`: the group and, in its first cell, the range). */
+function formulaXml(formula: string, shared: { si: number; ref?: string } | undefined): string {
+  if (!shared) return `<f>${xmlContent(formula)}</f>`;
+  if (shared.ref === undefined) return `<f t="shared" si="${shared.si}"/>`;
+  return `<f t="shared" ref="${shared.ref}" si="${shared.si}">${xmlContent(formula)}</f>`;
+}
+
+function cellXml(
+  ref: string,
+  cell: WriterCell,
+  style: number,
+  strings: SharedStrings,
+  shared?: { si: number; ref?: string },
+): string {
   const s = style ? ` s="${style}"` : '';
   if ('formula' in cell) {
-    const f = `<f>${xmlContent(cell.formula)}</f>`;
+    const f = formulaXml(cell.formula, shared);
     const result = cell.result;
     if (result === undefined) return `<c r="${ref}"${s}>${f}</c>`;
     if (typeof result === 'number') return `<c r="${ref}"${s}>${f}<v>${numberText(result)}</v></c>`;
@@ -199,13 +220,31 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
   }
   out.write('<sheetData>');
   const letters = Array.from({ length: sheet.columns }, (_, c) => columnName(c));
+  const sharesLeft = sheet.sharesLeft?.bind(sheet);
+  /** The sheet's shared formulas so far. */
+  let groups = 0;
   for (let r = 0; r < sheet.rows; r++) {
     const row = r + 1;
     let cells = '';
+    /** The shared formula the cells up to `sharedTo` take from the run's first cell. */
+    let si = 0;
+    let sharedTo = -1;
     for (let c = 0; c < sheet.columns; c++) {
-      const cell = sheet.cell(r, c);
+      const child = c <= sharedTo;
+      const cell = sheet.cell(r, c, !child);
       if (cell === null) continue;
-      cells += cellXml(`${letters[c]}${row}`, cell, styles.id(cell.format, r === 0), strings);
+      let shared: { si: number; ref?: string } | undefined;
+      if (child) shared = { si };
+      else if (sharesLeft && 'formula' in cell) {
+        let end = c;
+        while (end + 1 < sheet.columns && sharesLeft(r, end + 1)) end++;
+        if (end > c) {
+          si = groups++;
+          sharedTo = end;
+          shared = { si, ref: `${letters[c]}${row}:${letters[end]}${row}` };
+        }
+      }
+      cells += cellXml(`${letters[c]}${row}`, cell, styles.id(cell.format, r === 0), strings, shared);
     }
     if (cells) out.write(`<row r="${row}">${cells}</row>`);
   }
