@@ -133,6 +133,35 @@ function caseContext(plan: PlanFile, asOfMonth: number, inputCells: InputCells):
   };
 }
 
+/** A case's Assumptions and Estimate sheets, whose inputs are recorded in `inputCells`. */
+function caseEstimate(context: CaseContext, i: number) {
+  const { plan, start } = context;
+  const c = plan.cases[i];
+  if (!c) throw new RangeError(`the plan has no case ${i}`);
+  const assumptions = new Assumptions(caseSheetName(i, 'Assumptions'));
+  const assumptionsGrid = compileAssumptions(c, i);
+  const inputs = { caseIndex: i, cells: context.inputCells };
+  const estimate = compileEstimate(caseSheetName(i, 'Estimate'), c, plan.template, assumptions, start, inputs);
+  return { assumptions, assumptionsGrid, inputs, estimate };
+}
+
+/**
+ * The Actual sheet of case `caseIndex` with no month ACT and no revision: every month as the actual view forecasts a
+ * month that is not ACT, which depends on that month alone (for the spreadsheet exports, where a value typed into a
+ * month turns it ACT). Only the case's Estimate is compiled beside it.
+ */
+export function forecastActualGrid(plan: PlanFile, options: CompileOptions, caseIndex: number): Grid {
+  const asOfMonth = planMonthOf(plan.start_year, plan.start_month, options.asOf.year, options.asOf.month);
+  const cases = plan.cases.map((c, i) => (i === caseIndex ? { ...c, actuals: {}, revisions: {} } : c));
+  const context = caseContext({ ...plan, cases }, asOfMonth, new Map());
+  const { assumptions, inputs, estimate } = caseEstimate(context, caseIndex);
+  const c = cases[caseIndex] as PlanFile['cases'][number];
+  const none = () => undefined;
+  const { start } = context;
+  return compileActual(caseSheetName(caseIndex, 'Actual'), c, plan.template, assumptions, estimate, start, none, inputs)
+    .grid;
+}
+
 /** The sheets of one case, in workbook order, and their layout; its monthly inputs are recorded in `inputCells`. */
 function compileCase(context: CaseContext, i: number): { sheets: Record<string, Grid>; layout: CaseLayout } {
   const { plan, asOfMonth, start, rows, varianceRows } = context;
@@ -140,10 +169,8 @@ function compileCase(context: CaseContext, i: number): { sheets: Record<string, 
   if (!c) throw new RangeError(`the plan has no case ${i}`);
   const sheets: Record<string, Grid> = {};
   const name = (part: string) => caseSheetName(i, part);
-  const assumptions = new Assumptions(name('Assumptions'));
-  sheets[assumptions.sheet] = compileAssumptions(c, i);
-  const inputs = { caseIndex: i, cells: context.inputCells };
-  const estimate = compileEstimate(name('Estimate'), c, plan.template, assumptions, start, inputs);
+  const { assumptions, assumptionsGrid, inputs, estimate } = caseEstimate(context, i);
+  sheets[assumptions.sheet] = assumptionsGrid;
   sheets[estimate.name] = estimate.grid;
   const layout: CaseLayout = {
     index: i,

@@ -3,7 +3,7 @@
  * the month as it stands, its two sides in hidden sheets of their own.
  */
 import { calendarOf } from '../calendar';
-import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
+import { type CompiledWorkbook, compilePlan, forecastActualGrid, type Grid } from '../compile/index';
 import { a1, columnLetter, monthColumn } from '../layout';
 import { PLAN_MONTHS, type PlanFile } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
@@ -48,18 +48,20 @@ export function conditionalMonths(
       { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
     );
   const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
-  // A case without ACT months: its forecast months as the Actual sheet computes them (month 72's from another).
-  // Months 1..71 as forecast from the plan whose only ACT month is 72, month 72 from the one whose only is 1.
-  // Compiled when first needed.
-  let lastActPlan: CompiledWorkbook | undefined;
-  let firstActPlan: CompiledWorkbook | undefined;
-  const lastAct = () => {
-    lastActPlan ??= variant([PLAN_MONTHS]);
-    return lastActPlan;
-  };
-  const firstAct = () => {
-    firstActPlan ??= variant([1]);
-    return firstActPlan;
+  // Each case's Actual sheet with every month as forecast (what an EST month of the actual view is), compiled when
+  // first needed: a case without ACT months gets it as its Actual sheet; an ACT month emptied falls back to it.
+  const forecasts = new Map<number, Grid>();
+  const forecast = (caseIndex: number) => {
+    let grid = forecasts.get(caseIndex);
+    if (!grid) {
+      grid = forecastActualGrid(
+        plan,
+        { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
+        caseIndex,
+      );
+      forecasts.set(caseIndex, grid);
+    }
+    return grid;
   };
   const linkedAct = new Map<string, string>();
   for (const [path, cells] of act.inputCells) {
@@ -102,16 +104,8 @@ export function conditionalMonths(
     const sheet = own ?? act.cases[c.index]?.sheets.actual;
     let grid = own ? wb.grid(own) : undefined;
     if (!own && sheet) {
-      const last = lastAct().sheets[sheet];
-      const first = firstAct().sheets[sheet];
-      if (last && first) {
-        grid = last.map((row) => row.slice());
-        const column = monthColumn(PLAN_MONTHS);
-        grid.forEach((row, r) => {
-          row[column] = first[r]?.[column] ?? null;
-        });
-        added.push({ name: sheet, estimate: c.sheets.estimate, grid, caseIndex: c.index });
-      }
+      grid = forecast(c.index).map((row) => row.slice());
+      added.push({ name: sheet, estimate: c.sheets.estimate, grid, caseIndex: c.index });
     }
     const actGrid = sheet ? act.sheets[sheet] : undefined;
     if (!sheet || !grid || !actGrid) continue;
@@ -123,7 +117,7 @@ export function conditionalMonths(
       const column = monthColumn(t);
       if (c.act.includes(t)) {
         // An ACT month emptied whole in the actual-inputs sheet is EST again: the month as forecast.
-        const est = (t === PLAN_MONTHS ? firstAct() : lastAct()).sheets[sheet];
+        const est = forecast(c.index);
         for (const row of Object.values(c.rowOf)) {
           const now = linkedOf.get(`${row}!${column}`) ?? grid[row]?.[column] ?? null;
           const asAct = expression(now);
