@@ -5,6 +5,7 @@
  * burn multiple, ARR progress, required cash) have rules of their own.
  */
 import { ALL_PERIODS, type Period, periodColumn, previousPeriod, quarterColumn } from '../layout';
+import type { RowDef } from '../rows';
 import { burnMultiple } from './formulas';
 import type { Cell, PeriodSheet } from './grid';
 
@@ -25,32 +26,38 @@ export interface PeriodScope {
 /** Fills a period column by the rules of MODEL.md section 4. */
 export function aggregatePeriod(sheet: PeriodSheet, p: Exclude<Period, { kind: 'month' }>, scope: PeriodScope): void {
   const column = periodColumn(p);
-  const first = Math.min(...scope.months);
-  const last = Math.max(...scope.months);
-  const c = (key: string) => sheet.ref(key, column);
-  for (const row of sheet.rows) {
-    let value: Cell = null;
-    switch (row.rule) {
-      case 'sum':
-        value = `=${periodSum(sheet, row.key, p)}`;
-        break;
-      case 'last':
-        value = `=${scope.monthRef(row.key, last)}`;
-        break;
-      case 'first':
-        value = `=${scope.monthRef(row.key, first)}`;
-        break;
-      case 'same':
-        // churn_cvr of a period = sum of churn / sum of the months' starting customers (MODEL.md section 4).
-        if (row.key === 'churn_cvr') value = `=IFERROR(${c('churn')}/${monthSum(sheet, 'cumulative_prev', p)},"")`;
-        else value = row.same ? `=${row.same(c)}` : null;
-        break;
-      case 'special':
-        value = specialPeriodCell(sheet, row.key, p, scope, first, last);
-        break;
-    }
-    sheet.set(row.key, column, value);
+  const bounds = { first: Math.min(...scope.months), last: Math.max(...scope.months) };
+  for (const row of sheet.rows) sheet.set(row.key, column, cellOf(sheet, row, p, scope, bounds));
+}
+
+/** The cell of one row in a period column, by the rules of MODEL.md section 4 (`aggregatePeriod`). */
+export function periodCell(sheet: PeriodSheet, row: RowDef, p: Exclude<Period, { kind: 'month' }>, scope: PeriodScope) {
+  return cellOf(sheet, row, p, scope, { first: Math.min(...scope.months), last: Math.max(...scope.months) });
+}
+
+function cellOf(
+  sheet: PeriodSheet,
+  row: RowDef,
+  p: Exclude<Period, { kind: 'month' }>,
+  scope: PeriodScope,
+  { first, last }: { first: number; last: number },
+): Cell {
+  const c = (key: string) => sheet.ref(key, periodColumn(p));
+  switch (row.rule) {
+    case 'sum':
+      return `=${periodSum(sheet, row.key, p)}`;
+    case 'last':
+      return `=${scope.monthRef(row.key, last)}`;
+    case 'first':
+      return `=${scope.monthRef(row.key, first)}`;
+    case 'same':
+      // churn_cvr of a period = sum of churn / sum of the months' starting customers (MODEL.md section 4).
+      if (row.key === 'churn_cvr') return `=IFERROR(${c('churn')}/${monthSum(sheet, 'cumulative_prev', p)},"")`;
+      return row.same ? `=${row.same(c)}` : null;
+    case 'special':
+      return specialPeriodCell(sheet, row.key, p, scope, first, last);
   }
+  return null;
 }
 
 /** Quarter and CY columns of a full period sheet. */

@@ -9,7 +9,7 @@
 
 import { PeriodSheet } from '../compile/grid';
 import type { CompiledWorkbook, Grid } from '../compile/index';
-import { aggregatePeriod } from '../compile/periodRules';
+import { aggregatePeriod, periodCell } from '../compile/periodRules';
 import {
   ALL_PERIODS,
   a1,
@@ -164,26 +164,28 @@ export function dynamicMasked(
     if (p.kind === 'month') continue;
     if (p.months.every((t) => fixed.has(t))) continue;
     const column = periodColumn(p);
+    const scope = {
+      months: p.months,
+      monthRef: (key: string, t: number) => scratch.at(key, t),
+      baseMonthRef: (key: string, t: number) => src.at(key, t, true),
+      basePeriodRef: (key: string) => src.ref(key, column, true),
+    };
     // The period column as aggregated over `months` (the scratch sheet's other cells are never read).
     const cellsOf = (months: number[]) => {
-      aggregatePeriod(scratch, p, {
-        months,
-        monthRef: (key, t) => scratch.at(key, t),
-        baseMonthRef: (key, t) => src.at(key, t, true),
-        basePeriodRef: (key) => src.ref(key, column, true),
-      });
+      aggregatePeriod(scratch, p, { ...scope, months });
       return scratch.grid.map((row) => row[column] ?? null);
     };
     const whole = cellsOf(p.months);
-    const single = new Map(p.months.map((t) => [t, cellsOf([t])]));
     const { any, all } = periodConditions(c, fixed, p.months);
     rows.forEach((row, i) => {
       const r = i + 1;
+      /** The row's period cell as aggregated over month t alone. */
+      const single = (t: number) => periodCell(scratch, row, p, { ...scope, months: [t] });
       const byMonth = (order: number[]) => {
-        if (single.get(order[0] ?? 0)?.[r] == null) return null;
+        if (single(order[0] ?? 0) == null) return null;
         let e = '""';
         for (const t of [...order].reverse()) {
-          const cell = expression(single.get(t)?.[r]);
+          const cell = expression(single(t));
           const condition = flagCondition(c, fixed, t);
           e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
         }
