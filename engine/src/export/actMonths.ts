@@ -207,55 +207,35 @@ export function dynamicMasked(
 }
 
 /**
- * The Variance sheet with each period not compared at export compared while any of its months is ACT. `actualToDate`
- * is the sheet whose cells the comparisons read (`compileVariance`): each reads that sheet's cell of its own period
- * first and is blank while it is, which `dynamicMasked` makes it whenever none of the period's months is ACT; so such a
- * formula needs no condition of its own and stays the same from column to column.
+ * The Variance sheet with each period not compared at export compared while any of its months is ACT; `base` is the
+ * sheet compiled with every month ACT. Each comparison of `compileVariance` reads its own period's ActualToDate cell
+ * first and is blank while that is (`varianceComparisons.test.ts`), which `dynamicMasked` makes it whenever none of
+ * the period's months is ACT: so a comparison needs no condition of its own.
  */
-export function dynamicVariance(
-  plan: PlanFile,
-  c: CaseLayout,
-  actualToDate: string,
-  grid: Grid | undefined,
-  base: Grid,
-): Grid {
+export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | undefined, base: Grid): Grid {
   const fixed = fixedMonths(plan, c);
-  const guarded = readsFirst(actualToDate);
-  // Per column: kept as compiled at export (a period with a month ACT whatever is typed), or its condition.
-  const columns = new Map<number, { kept: true } | { kept: false; any: string | undefined }>();
+  // The columns kept as compiled at export: periods with a month ACT whatever is typed.
+  const kept = new Set<number>();
   for (const [column, p] of periodOfColumn) {
-    const months = p.kind === 'month' ? [p.t] : p.months;
-    columns.set(
-      column,
-      grid && months.some((t) => fixed.has(t))
-        ? { kept: true }
-        : { kept: false, any: periodConditions(c, fixed, months).any },
-    );
+    if (grid && (p.kind === 'month' ? [p.t] : p.months).some((t) => fixed.has(t))) kept.add(column);
   }
   return base.map((row, r) =>
     row.map((content, column) => {
-      const rule = columns.get(column);
-      if (r === 0 || column === 0 || !rule) return grid?.[r]?.[column] ?? content;
-      if (rule.kept) return grid?.[r]?.[column] ?? null;
-      if (typeof content === 'string' && content.startsWith(guarded)) return content;
-      return when(rule.any, content);
+      if (r === 0 || column === 0 || !periodOfColumn.has(column)) return grid?.[r]?.[column] ?? content;
+      return kept.has(column) ? (grid?.[r]?.[column] ?? null) : content;
     }),
   );
 }
 
-/** How a comparison of `compileVariance` starts: blank while the cell of `actualToDate` it reads first is. */
-const readsFirst = (actualToDate: string) => `=IF(OR(${quoteSheet(actualToDate)}!`;
-
 /**
- * Which cells of a Variance sheet (`dynamicVariance`) are the comparison to their left moved one column right: two
- * comparisons side by side in a row compare the same row of `actualToDate` and the estimate sheet in the same way, each
- * in its own column (`compileVariance`), so a row's comparisons are one formula filled right.
+ * Which cells of a Variance sheet (`dynamicVariance`) are the comparison to their left moved one column right: every
+ * formula below its header row is a comparison of `compileVariance`, and two side by side in a row compare the same
+ * rows of ActualToDate and EstimateToDate in the same way, each in its own column; so a row's comparisons are one
+ * formula filled right.
  */
-export function varianceSharesLeft(grid: Grid, actualToDate: string): (row: number, column: number) => boolean {
-  const guarded = readsFirst(actualToDate);
-  const compares = (content: Grid[number][number] | undefined) =>
-    typeof content === 'string' && content.startsWith(guarded);
-  return (row, column) => row > 0 && column > 1 && compares(grid[row]?.[column]) && compares(grid[row]?.[column - 1]);
+export function varianceSharesLeft(grid: Grid): (row: number, column: number) => boolean {
+  return (row, column) =>
+    row > 0 && column > 1 && typeof grid[row]?.[column] === 'string' && typeof grid[row]?.[column - 1] === 'string';
 }
 
 /**

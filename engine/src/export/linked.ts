@@ -158,7 +158,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     const replaced: [string, Grid][] = [
       [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
       [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
-      [variance, dynamicVariance(plan, c, atd, own ? wb.grid(variance) : undefined, base(variance))],
+      [variance, dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance))],
     ];
     const layout = {
       ...wb.layout,
@@ -166,7 +166,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     };
     let at = sheets.findIndex((x) => x.name === view);
     for (const [name, grid] of replaced) {
-      const sharesLeft = name === variance ? varianceSharesLeft(grid, atd) : undefined;
+      const sharesLeft = name === variance ? varianceSharesLeft(grid) : undefined;
       const existing = sheets.find((x) => x.name === name);
       if (existing) {
         existing.grid = grid;
