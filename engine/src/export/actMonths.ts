@@ -239,6 +239,16 @@ export function varianceSharesLeft(grid: Grid): (row: number, column: number) =>
 }
 
 /**
+ * The values of a Variance sheet whose every comparison is blank at export (`blankValues`), read from where its cells
+ * are: below its header row and right of its labels, every text is a comparison (`varianceSharesLeft`).
+ */
+export function varianceBlankValues(grid: Grid): Value[][] {
+  return grid.map((row, r) =>
+    row.map((content, column) => (r > 0 && column > 0 && typeof content === 'string' ? null : content)),
+  );
+}
+
+/**
  * The Dashboard of a case computed from the latest ACT month of the flags sheet: the latest value, the 3/6/12-month
  * averages, the fiscal year achieved, the latest month, the MRR goal and as-is. `view` is the Actual sheet, `estimate`
  * and `actualToDate` the case's; `base` is the Dashboard compiled with every month ACT (the rate rows' formulas).

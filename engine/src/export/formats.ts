@@ -197,22 +197,24 @@ function widestText(v: number): number {
 /**
  * Column widths in characters, wide enough for each column's header and its largest formatted figure: the label
  * column fits its labels (capped), figure columns fit their numbers. User text counts as written, even when it looks
- * like a formula.
+ * like a formula. A cell `formula` says is one counts by its value alone, its text unread.
  */
 export function columnWidths(
   grid: readonly (readonly (string | number | null)[])[],
   values: readonly (readonly (string | number | null)[])[],
   textOf: UserTextOf = () => undefined,
+  formula: (row: number, column: number) => boolean = () => false,
 ): number[] {
   const columns = Math.max(0, ...grid.map((r) => r.length));
   const widths: number[] = [];
   for (let c = 0; c < columns; c++) {
     let chars = 0;
     for (let r = 0; r < grid.length; r++) {
-      const userText = textOf(r, c);
+      const known = formula(r, c);
+      const userText = known ? undefined : textOf(r, c);
       const v = userText ?? values[r]?.[c] ?? grid[r]?.[c] ?? null;
       const isFormula =
-        userText === undefined && typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('=');
+        known || (userText === undefined && typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('='));
       if (typeof v === 'number') {
         // Formatting is the costly part: only a number whose widest possible text is wider than the widest so far.
         if (widestText(v) > chars) chars = Math.max(chars, grouped.format(v).length);

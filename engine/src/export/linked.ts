@@ -16,6 +16,7 @@ import {
   dynamicDashboard,
   dynamicMasked,
   dynamicVariance,
+  varianceBlankValues,
   varianceSharesLeft,
 } from './actMonths';
 import {
@@ -176,7 +177,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
         sheets.splice(at, 0, {
           name,
           grid,
-          values: blankValues(grid),
+          values: name === variance ? varianceBlankValues(grid) : blankValues(grid),
           formatOf: sheetFormats(layout, name),
           textOf: () => undefined,
           frozenColumns: 1,

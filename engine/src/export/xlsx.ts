@@ -57,7 +57,7 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
       name: renamed.get(name) ?? name,
       hidden: hidden ?? false,
       frozenColumns,
-      widths: columnWidths(grid, values ?? grid, textOf),
+      widths: columnWidths(grid, values ?? grid, textOf, sharesLeft),
       rows: grid.length,
       columns: Math.max(0, ...grid.map((row) => row.length)),
       ...(sharesLeft ? { sharesLeft } : {}),
@@ -65,13 +65,15 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
         const content = grid[r]?.[c] ?? null;
         if (content === null) return null;
         const format = pattern(formatOf(r, c));
-        const text = textOf(r, c);
+        // A formula shared from the left needs no text of its own (renamed sheets are renamed in the first cell's):
+        // its text is not read at all.
+        const shared = !formulaText;
+        const text = shared ? undefined : textOf(r, c);
         // User text is a string cell whatever it starts with.
         if (text !== undefined) return { text, format };
         if (typeof content === 'number') return { number: content, format };
-        if (!content.startsWith('=')) return { text: content, format };
-        // A formula shared from the left needs no text of its own (renamed sheets are renamed in the first cell's).
-        const formula = formulaText ? renameSheets(content.slice(1), renamed) : '';
+        if (!shared && !content.startsWith('=')) return { text: content, format };
+        const formula = shared ? '' : renameSheets(content.slice(1), renamed);
         return cached && values
           ? { formula, result: cachedResult(values[r]?.[c] ?? null), format }
           : { formula, format };
