@@ -5,7 +5,7 @@
 import { calendarOf } from '../calendar';
 import { type CompiledWorkbook, compilePlan, forecastActualGrid, type Grid } from '../compile/index';
 import { a1, columnLetter, monthColumn } from '../layout';
-import { PLAN_MONTHS, type PlanFile } from '../schema';
+import { PLAN_MONTHS } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
 import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { quoteSheet } from './references';
@@ -63,13 +63,21 @@ export function conditionalMonths(
     }
     return grid;
   };
-  const linkedAct = new Map<string, string>();
+  /** A cell's key among one sheet's cells. */
+  const at = (row: number, column: number) => row * 1024 + column;
+  const inputRows = actualInputRows(plan.template);
+  const linkedAct = new Map<string, Map<number, string>>();
   for (const [path, cells] of act.inputCells) {
-    const ref = inputReference(plan, path);
+    const ref = inputReference(inputRows, path);
     if (!ref) continue;
     for (const cell of cells) {
       const content = act.sheets[cell.sheet]?.[cell.row]?.[cell.column] ?? null;
-      linkedAct.set(`${cell.sheet}!${cell.row}!${cell.column}`, `IF(${ref}="",${expression(content)},${ref})`);
+      let cells = linkedAct.get(cell.sheet);
+      if (!cells) {
+        cells = new Map();
+        linkedAct.set(cell.sheet, cells);
+      }
+      cells.set(at(cell.row, cell.column), `IF(${ref}="",${expression(content)},${ref})`);
     }
   }
   const sides: ExportSheetSide[] = [];
@@ -111,7 +119,8 @@ export function conditionalMonths(
     if (!sheet || !grid || !actGrid) continue;
     const list: CellFormula[] = [];
     const fixed = fixedMonths(plan, c);
-    const linkedOf = new Map((own ? (linked.get(own) ?? []) : []).map((x) => [`${x.row}!${x.column}`, x.formula]));
+    const linkedOf = new Map((own ? (linked.get(own) ?? []) : []).map((x) => [at(x.row, x.column), x.formula]));
+    const linkedActOf = linkedAct.get(sheet);
     for (let t = 1; t <= PLAN_MONTHS; t++) {
       if (fixed.has(t)) continue;
       const column = monthColumn(t);
@@ -119,7 +128,7 @@ export function conditionalMonths(
         // An ACT month emptied whole in the actual-inputs sheet is EST again: the month as forecast.
         const est = forecast(c.index);
         for (const row of Object.values(c.rowOf)) {
-          const now = linkedOf.get(`${row}!${column}`) ?? grid[row]?.[column] ?? null;
+          const now = linkedOf.get(at(row, column)) ?? grid[row]?.[column] ?? null;
           const asAct = expression(now);
           const asEst = expression(est?.[row]?.[column] ?? null);
           if (asAct === asEst) continue;
@@ -134,7 +143,7 @@ export function conditionalMonths(
       const entered = `${flagRef(c.index, t)}=1`;
       for (const row of Object.values(c.rowOf)) {
         const now = grid[row]?.[column] ?? null;
-        const ifAct = linkedAct.get(`${sheet}!${row}!${column}`) ?? expression(actGrid[row]?.[column] ?? null);
+        const ifAct = linkedActOf?.get(at(row, column)) ?? expression(actGrid[row]?.[column] ?? null);
         const asIs = expression(now);
         if (ifAct === asIs) continue;
         list.push({ row, column, formula: split(sheet, row, column, entered, false, ifAct, asIs) });
@@ -145,7 +154,7 @@ export function conditionalMonths(
     for (const column of side?.columns.keys() ?? []) {
       grid.forEach((row, r) => {
         if (r === 0 || !side) return;
-        const content = linkedOf.get(`${r}!${column}`) ?? row[column] ?? null;
+        const content = linkedOf.get(at(r, column)) ?? row[column] ?? null;
         if (content === null || side.act[r]?.[column] !== null) return;
         sideCell(side, 'act', r, column, expression(content));
         sideCell(side, 'est', r, column, expression(content));
@@ -219,10 +228,10 @@ function expression(content: string | number | null): string {
 }
 
 /** The actual-inputs cell of an input path (`0/actuals/5/order`), or undefined for another kind of input. */
-function inputReference(plan: PlanFile, path: string): string | undefined {
+function inputReference(inputRows: Record<string, number>, path: string): string | undefined {
   const [caseText, group, tText, key] = path.split('/');
   if (group !== 'actuals' || key === undefined) return undefined;
-  const row = actualInputRows(plan.template)[key];
+  const row = inputRows[key];
   if (row === undefined) return undefined;
   return `${quoteSheet(actualInputsSheetName(Number(caseText)))}!${a1(row, actualInputColumn(Number(tText)))}`;
 }
