@@ -1,5 +1,5 @@
 /**
- * What the spreadsheet exports rely on in a compiled Variance sheet (`dynamicVariance`, `varianceSharesLeft` in
+ * What the spreadsheet exports rely on in a compiled Variance sheet (`dynamicVariance`, `varianceShared` in
  * `export/actMonths.ts`): every formula below its header row is a comparison that reads its own column's cell of the
  * ActualToDate sheet first (blank while that is), and a row's comparisons are one formula filled right.
  */

@@ -25,6 +25,7 @@ import { PLAN_MONTHS, type PlanFile } from '../schema';
 import type { Value } from '../workbook';
 import { actualInputColumn, actualInputKeys, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { quoteSheet } from './references';
+import type { Sharing } from './xlsxWriter';
 
 type CaseLayout = CompiledWorkbook['cases'][number];
 
@@ -133,7 +134,10 @@ const periodOfColumn = new Map<number, Period>(ALL_PERIODS.map((p) => [periodCol
 /**
  * A sheet restricted to ACT months (`masked`, reading `source`), with each month not ACT at export shown only while
  * its flag is 1, and each period not wholly ACT at export aggregated over the months whose flags are 1. `base` is the
- * same sheet compiled with every month ACT (its month cells are the ACT side).
+ * same sheet compiled with every month ACT (its month cells are the ACT side). `shared` tells which of those cells
+ * are the one above filled down: a month cell reads the source's same cell (`compileMasked`), so a column of them is
+ * one formula; a period cell of a summed, last-month or first-month row reads its own row only, so consecutive rows of
+ * one rule are one formula.
  */
 export function dynamicMasked(
   plan: PlanFile,
@@ -142,21 +146,26 @@ export function dynamicMasked(
   source: string,
   grid: Grid,
   base: Grid,
-): Grid {
+): { grid: Grid; shared: Sharing } {
   const rows = rowsFor(plan.template);
   const src = new PeriodSheet(source, rows, '', plan.start_year, plan.start_month);
   const fixed = fixedMonths(plan, c);
   const out = grid.map((row) => row.slice());
-  const set = (row: number, column: number, content: string | number | null) => {
+  const width = PERIOD_COLUMNS + 1;
+  /** Each written cell's shape (0: its own formula): two cells one above the other of one shape are one formula. */
+  const shapes = new Uint8Array(out.length * width);
+  const set = (row: number, column: number, content: string | number | null, shape: number = SHAPE.OWN) => {
     const r = out[row];
-    if (r) r[column] = content;
+    if (!r) return;
+    r[column] = content;
+    shapes[row * width + column] = content === null ? SHAPE.OWN : shape;
   };
   for (let t = 1; t <= PLAN_MONTHS; t++) {
     const condition = flagCondition(c, fixed, t);
     if (condition === undefined) continue;
     const column = monthColumn(t);
     rows.forEach((_, i) => {
-      set(i + 1, column, when(condition, base[i + 1]?.[column]));
+      set(i + 1, column, when(condition, base[i + 1]?.[column]), SHAPE.MONTH);
     });
   }
   const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
@@ -192,19 +201,41 @@ export function dynamicMasked(
         return `=${e}`;
       };
       let content: string | number | null;
-      if (row.rule === 'last') content = byMonth([...p.months].reverse());
-      else if (row.rule === 'first' || row.key === 'burn_multiple') content = byMonth(p.months);
-      else if (row.rule === 'special') {
+      let shape: number = SHAPE.OWN;
+      if (row.rule === 'last') {
+        content = byMonth([...p.months].reverse());
+        shape = SHAPE.LAST;
+      } else if (row.key === 'burn_multiple') content = byMonth(p.months);
+      else if (row.rule === 'first') {
+        content = byMonth(p.months);
+        shape = SHAPE.FIRST;
+      } else if (row.rule === 'special') {
         content =
           row.key === 'arr_progress' || row.key === 'revenue_rate' || row.key === 'required_cash'
             ? when(all, whole[r])
             : (whole[r] ?? null);
-      } else content = whole[r] ?? null;
-      set(r, column, when(any, content));
+      } else {
+        content = whole[r] ?? null;
+        if (row.rule === 'sum') shape = SHAPE.SUM;
+      }
+      set(r, column, when(any, content), shape);
     });
   }
-  return out;
+  return {
+    grid: out,
+    shared: (row, column) => {
+      if (row < 2 || column >= width) return undefined;
+      const shape = shapes[row * width + column];
+      return shape && shape === shapes[(row - 1) * width + column] ? 'up' : undefined;
+    },
+  };
 }
+
+/**
+ * The shapes of `dynamicMasked`'s cells: a month cell reading its source's same cell, and period cells of summed,
+ * last-month and first-month rows, each reading its own row only; any other cell is its own.
+ */
+const SHAPE = { OWN: 0, MONTH: 1, SUM: 2, LAST: 3, FIRST: 4 } as const;
 
 /**
  * The Variance sheet with each period not compared at export compared while any of its months is ACT; `base` is the
@@ -233,14 +264,16 @@ export function dynamicVariance(plan: PlanFile, c: CaseLayout, grid: Grid | unde
  * rows of ActualToDate and EstimateToDate in the same way, each in its own column; so a row's comparisons are one
  * formula filled right.
  */
-export function varianceSharesLeft(grid: Grid): (row: number, column: number) => boolean {
+export function varianceShared(grid: Grid): Sharing {
   return (row, column) =>
-    row > 0 && column > 1 && typeof grid[row]?.[column] === 'string' && typeof grid[row]?.[column - 1] === 'string';
+    row > 0 && column > 1 && typeof grid[row]?.[column] === 'string' && typeof grid[row]?.[column - 1] === 'string'
+      ? 'left'
+      : undefined;
 }
 
 /**
  * The values of a Variance sheet whose every comparison is blank at export (`blankValues`), read from where its cells
- * are: below its header row and right of its labels, every text is a comparison (`varianceSharesLeft`).
+ * are: below its header row and right of its labels, every text is a comparison (`varianceShared`).
  */
 export function varianceBlankValues(grid: Grid): Value[][] {
   return grid.map((row, r) =>

@@ -11,6 +11,7 @@ import { actualInputColumn, actualInputRows, actualInputsSheetName } from './act
 import { quoteSheet } from './references';
 import type { ExportSheetSide } from './sheetValues';
 import type { ExportWorkbook } from './workbookData';
+import type { Sharing } from './xlsxWriter';
 
 export type CellFormula = { row: number; column: number; formula: string };
 
@@ -29,6 +30,8 @@ export function conditionalMonths(
   added: { name: string; estimate: string; grid: Grid; caseIndex: number }[];
   act: CompiledWorkbook;
   sides: ExportSheetSide[];
+  /** By Actual sheet, its conditional cells: a column of them is one formula filled down (`sheetValues.ts`). */
+  shared: Map<string, Sharing>;
 } {
   const plan = wb.plan;
   const layout = wb.layout;
@@ -63,8 +66,6 @@ export function conditionalMonths(
     }
     return grid;
   };
-  /** A cell's key among one sheet's cells. */
-  const at = (row: number, column: number) => row * 1024 + column;
   const inputRows = actualInputRows(plan.template);
   const linkedAct = new Map<string, Map<number, string>>();
   for (const [path, cells] of act.inputCells) {
@@ -81,6 +82,8 @@ export function conditionalMonths(
     }
   }
   const sides: ExportSheetSide[] = [];
+  /** By Actual sheet, the cells (`at`) that choose between their sides. */
+  const chosen = new Map<string, Set<number>>();
   /**
    * The month cell as `=IF(<flag>,<its ACT side>,<its EST side>)`, each side in a hidden sheet of its own
    * (`C1_Actual_ACT`, `C1_Actual_EST`): the two sides compute a month's figures in opposite directions (customers from
@@ -99,9 +102,17 @@ export function conditionalMonths(
     let side = sides.find((x) => x.sheet === sheet);
     if (!side) {
       const size = (wb.layout.sheets[sheet] ?? act.sheets[sheet] ?? []).map((r) => r.map(() => null));
-      side = { sheet, act: size.map((r) => r.slice()), est: size.map((r) => r.slice()), columns: new Map() };
+      side = {
+        sheet,
+        act: size.map((r) => r.slice()),
+        est: size.map((r) => r.slice()),
+        columns: new Map(),
+        sameCell: { act: new Map(), est: new Map() },
+      };
       sides.push(side);
+      chosen.set(sheet, new Set());
     }
+    chosen.get(sheet)?.add(at(row, column));
     side.columns.set(column, { condition, act: actAtExport });
     const a = sideCell(side, 'act', row, column, ifAct);
     const e = sideCell(side, 'est', row, column, ifEst);
@@ -169,7 +180,29 @@ export function conditionalMonths(
       }
     }
   }
-  return { cells: out, added, act, sides };
+  const shared = new Map<string, Sharing>();
+  for (const [sheet, cells] of chosen) {
+    shared.set(sheet, (row, column) =>
+      cells.has(at(row, column)) && cells.has(at(row - 1, column)) ? 'up' : undefined,
+    );
+  }
+  return { cells: out, added, act, sides, shared };
+}
+
+/** A cell's key among one sheet's cells. */
+const at = (row: number, column: number) => row * 1024 + column;
+
+/**
+ * Which cells of one side of an Actual sheet are filled down (`Sharing`): a side cell is its month's condition around
+ * what the Actual sheet's cell computes, and two cells one above the other that each read the same cell of one sheet
+ * (`ExportSheetSide.sameCell`) in one column are one formula.
+ */
+export function sideShared(side: ExportSheetSide, which: 'act' | 'est'): Sharing {
+  const sameCell = side.sameCell[which];
+  return (row, column) => {
+    const sheet = sameCell.get(at(row, column));
+    return sheet !== undefined && sheet === sameCell.get(at(row - 1, column)) ? 'up' : undefined;
+  };
 }
 
 /**
@@ -186,7 +219,21 @@ function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, colu
   const formula = sameColumnTo(content, side.sheet, column, name);
   const r = side[which][row];
   if (r) r[column] = which === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
+  const read = sameCellSheet(formula, row, column);
+  if (read !== undefined) side.sameCell[which].set(at(row, column), read);
   return a1(row, column, name);
+}
+
+const SHEET_NAME = /^(?:[A-Za-z_][\w.]*|'(?:[^']|'')+')$/;
+
+/** The sheet whose cell at (row, column) `formula` is, when it is only that (`C1_Estimate!G6` in G6), else undefined. */
+function sameCellSheet(formula: string, row: number, column: number): string | undefined {
+  const bang = formula.lastIndexOf('!');
+  if (bang < 1) return undefined;
+  const sheet = formula.slice(0, bang);
+  return formula.length - bang - 1 <= 8 && formula.slice(bang + 1) === a1(row, column) && SHEET_NAME.test(sheet)
+    ? sheet
+    : undefined;
 }
 
 const TOKEN =

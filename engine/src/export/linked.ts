@@ -17,7 +17,7 @@ import {
   dynamicMasked,
   dynamicVariance,
   varianceBlankValues,
-  varianceSharesLeft,
+  varianceShared,
 } from './actMonths';
 import {
   actualInputColumn,
@@ -27,12 +27,13 @@ import {
   PLAN_MARKER_SHEET,
   planMarkerGrid,
 } from './actualInputs';
-import { conditionalMonths } from './conditionalMonths';
+import { conditionalMonths, sideShared } from './conditionalMonths';
 import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
 import { quoteSheet } from './references';
 import { blankValues, type ExportSheet, sideValues, valuesOf } from './sheetValues';
 import { userText } from './userText';
 import type { ExportWorkbook } from './workbookData';
+import type { Sharing } from './xlsxWriter';
 
 export type { ExportSheet } from './sheetValues';
 
@@ -44,7 +45,7 @@ export interface ExportSheetsOptions {
 /** Every sheet an export writes, in order: the workbook's sheets, then `C1 Actuals`…, then `Topline`. */
 export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = {}): ExportSheet[] {
   const linked = linkedActualCells(wb);
-  const { cells: conditional, added, act, sides } = conditionalMonths(wb, linked);
+  const { cells: conditional, added, act, sides, shared } = conditionalMonths(wb, linked);
   const sheets: ExportSheet[] = wb.sheetNames().map((name) => {
     const grid = wb.grid(name).map((row) => row.slice());
     for (const { row, column, formula } of linked.get(name) ?? []) {
@@ -62,6 +63,7 @@ export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = 
       formatOf: sheetFormats(wb.layout, name),
       textOf: userText(wb.layout, wb.plan, name),
       frozenColumns: 1,
+      ...(shared.has(name) ? { shared: shared.get(name) } : {}),
     };
   });
   // The Actual sheet of a case without ACT months, right after its Estimate sheet; Excel, Calc and Sheets compute it.
@@ -80,6 +82,7 @@ export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = 
       ),
       textOf: () => undefined,
       frozenColumns: 1,
+      ...(shared.has(name) ? { shared: shared.get(name) } : {}),
     });
   }
   dependentSheets(wb, act, sheets);
@@ -110,9 +113,9 @@ export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = 
     const actual = sheets.find((x) => x.name === side.sheet)?.values;
     if (!actual) throw new Error(`the export holds no values of ${side.sheet}`);
     const values = sideValues(side, actual);
-    for (const [name, grid, sideValues] of [
-      [`${side.sheet}_ACT`, side.act, values.act],
-      [`${side.sheet}_EST`, side.est, values.est],
+    for (const [name, grid, sideValues, which] of [
+      [`${side.sheet}_ACT`, side.act, values.act, 'act'],
+      [`${side.sheet}_EST`, side.est, values.est, 'est'],
     ] as const) {
       sheets.push({
         name,
@@ -122,6 +125,7 @@ export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = 
         textOf: () => undefined,
         frozenColumns: 1,
         hidden: true,
+        shared: sideShared(side, which),
       });
     }
   }
@@ -156,22 +160,22 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     if (!view || !atd || !etd || !variance) continue;
     const base = (name: string) => act.sheets[name] ?? [];
     const own = c.sheets.actual !== undefined;
-    const replaced: [string, Grid][] = [
+    const replaced: [string, { grid: Grid; shared: Sharing }][] = [
       [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
       [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
-      [variance, dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance))],
     ];
+    const varianceGrid = dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance));
+    replaced.push([variance, { grid: varianceGrid, shared: varianceShared(varianceGrid) }]);
     const layout = {
       ...wb.layout,
       cases: [{ ...c, sheets: { ...c.sheets, actual: view, actualToDate: atd, estimateToDate: etd, variance } }],
     };
     let at = sheets.findIndex((x) => x.name === view);
-    for (const [name, grid] of replaced) {
-      const sharesLeft = name === variance ? varianceSharesLeft(grid) : undefined;
+    for (const [name, { grid, shared }] of replaced) {
       const existing = sheets.find((x) => x.name === name);
       if (existing) {
         existing.grid = grid;
-        if (sharesLeft) existing.sharesLeft = sharesLeft;
+        existing.shared = shared;
       } else {
         at += 1;
         sheets.splice(at, 0, {
@@ -181,7 +185,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
           formatOf: sheetFormats(layout, name),
           textOf: () => undefined,
           frozenColumns: 1,
-          ...(sharesLeft ? { sharesLeft } : {}),
+          shared,
         });
       }
     }

@@ -91,7 +91,8 @@ async function sheetRows(book: ExcelJS.Workbook, sheet: string, rowOf: Record<st
     const values: (number | string | null)[] = [];
     for (let c = 0; c <= periodColumn({ kind: 'year', year: 6, months: [] }); c++) {
       const v = ws.getCell(row + 1, c + 1).value;
-      const plain = v !== null && typeof v === 'object' && 'formula' in v ? v.result : v;
+      // A formula, its own or shared from a cell above or to its left, is read by its cached result.
+      const plain = v !== null && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v) ? v.result : v;
       values.push(typeof plain === 'number' || typeof plain === 'string' ? plain : null);
     }
     out.set(key, values);

@@ -7,6 +7,7 @@ import type { Grid } from '../compile/index';
 import type { Value } from '../workbook';
 import type { CellFormatOf } from './formats';
 import type { UserTextOf } from './userText';
+import type { Sharing } from './xlsxWriter';
 
 export interface ExportSheet {
   name: string;
@@ -23,11 +24,10 @@ export interface ExportSheet {
   frozenColumns: number;
   hidden?: boolean;
   /**
-   * Whether the cell at (row, column) and the one to its left are formulas, the cell's being the left one's moved one
-   * column right (every relative reference one column further, every absolute one the same), which the XLSX file
-   * writes as one shared formula. Left out, no cell is said to be.
+   * Which cells are formulas filled right or down from a neighbour (`Sharing`), which the XLSX file writes as shared
+   * formulas. Left out, no cell is said to be. `xlsxValues.test.ts` reads every such cell back on every fixture.
    */
-  sharesLeft?: (row: number, column: number) => boolean;
+  shared?: Sharing;
 }
 
 /** The ACT and EST sides of an Actual sheet's conditional month cells. */
@@ -40,6 +40,11 @@ export interface ExportSheetSide {
    * every other cell of such a column is copied into both sides.
    */
   columns: Map<number, { condition: string; act: boolean }>;
+  /**
+   * By side, the cells (`row * 1024 + column`) whose formula inside their condition is only the same cell of another
+   * sheet, with that sheet's name (`C1_Estimate` for `IF(…,"",C1_Estimate!G6)` in G6).
+   */
+  sameCell: { act: Map<number, string>; est: Map<number, string> };
 }
 
 const isFormula = (content: Grid[number][number]): content is string =>

@@ -53,19 +53,19 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
     exported.map((s) => s.name),
   );
   const sheets = exported.map(
-    ({ name, grid, values, formatOf, textOf, frozenColumns, hidden, sharesLeft }): WriterSheet => ({
+    ({ name, grid, values, formatOf, textOf, frozenColumns, hidden, shared }): WriterSheet => ({
       name: renamed.get(name) ?? name,
       hidden: hidden ?? false,
       frozenColumns,
-      widths: columnWidths(grid, values ?? grid, textOf, sharesLeft),
+      widths: columnWidths(grid, values ?? grid, textOf, shared && ((r, c) => shared(r, c) !== undefined)),
       rows: grid.length,
       columns: Math.max(0, ...grid.map((row) => row.length)),
-      ...(sharesLeft ? { sharesLeft } : {}),
+      ...(shared ? { shared } : {}),
       cell(r, c, formulaText) {
         const content = grid[r]?.[c] ?? null;
         if (content === null) return null;
         const format = pattern(formatOf(r, c));
-        // A formula shared from the left needs no text of its own (renamed sheets are renamed in the first cell's):
+        // A formula shared from the left or above needs no text of its own (renamed sheets are renamed in the first cell's):
         // its text is not read at all.
         const shared = !formulaText;
         const text = shared ? undefined : textOf(r, c);

@@ -3,7 +3,8 @@
  * openpyxl with data_only): every formula cell of every fixture carries one, and it is the engine's value — the
  * workbook's own for the sheets it holds, and for the sheets only the export writes (the flags, the ACT and EST sides,
  * the Actual sheets of a case without ACT months) what HyperFormula, the engine's calculator, computes from the file's
- * own formulas.
+ * own formulas. Every formula also reads back as the export's own for its cell, where the file shares it with a cell
+ * above or to its left (`Sharing`) as where it is written out.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { a1 } from '../layout';
 import { HYPERFORMULA_CONFIG, PlanWorkbook, type Value } from '../workbook';
+import { exportSheets } from './linked';
 import { renameSheets, xlsxSheetNames } from './sheetNames';
 import { exportXlsx } from './xlsx';
 
@@ -103,6 +105,11 @@ describe('the XLSX export as read without recalculating', () => {
     it(`caches the engine's value in every formula cell of ${name}`, async () => {
       const wb = PlanWorkbook.build(plan(), { asOf: AS_OF });
       const bytes = await exportXlsx(wb, { planId: 7 });
+      const exported = exportSheets(wb, { planId: 7 });
+      const fileNames = xlsxSheetNames(
+        wb.plan,
+        exported.map((x) => x.name),
+      );
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(bytes as unknown as ArrayBuffer);
       const raw = await rawResults(bytes);
@@ -118,18 +125,26 @@ describe('the XLSX export as read without recalculating', () => {
       const workbookName = (name: string) => [...renamed].find(([, to]) => to === name)?.[0] ?? name;
       const missing: string[] = [];
       const differing: string[] = [];
+      const misread: string[] = [];
       let formulas = 0;
+      let shared = 0;
       let outside = 0;
       try {
         for (const [index, sheet] of book.worksheets.entries()) {
           const written = raw[index] ?? new Map<string, Cached>();
           const id = hf.getSheetId(sheet.name) ?? -1;
           const engine = own.has(workbookName(sheet.name)) ? wb.sheetValues(workbookName(sheet.name)) : undefined;
+          const grid = exported[index]?.grid ?? [];
+          expect(fileNames.get(exported[index]?.name ?? '') ?? exported[index]?.name).toBe(sheet.name);
           sheet.eachRow({ includeEmpty: false }, (row, r) => {
             row.eachCell({ includeEmpty: false }, (cell, c) => {
               if (cell.type !== ExcelJS.ValueType.Formula) return;
               formulas++;
               const where = `${sheet.name}!${a1(r - 1, c - 1)}`;
+              // exceljs gives a shared cell the first cell's formula moved to it.
+              if ((cell.value as { sharedFormula?: string }).sharedFormula) shared++;
+              const own = String(grid[r - 1]?.[c - 1] ?? '').slice(1);
+              if (cell.formula !== renameSheets(own, fileNames)) misread.push(`${where}: ${cell.formula}`);
               const cached = cachedOf(cell, written);
               if (cached === undefined) {
                 missing.push(where);
@@ -152,7 +167,9 @@ describe('the XLSX export as read without recalculating', () => {
       }
       expect(missing.slice(0, 10), `${missing.length} formula cells without a cached result`).toEqual([]);
       expect(differing.slice(0, 10), `${differing.length} cached results differ`).toEqual([]);
+      expect(misread.slice(0, 10), `${misread.length} formulas read back as another`).toEqual([]);
       expect(formulas).toBeGreaterThan(1000);
+      expect(shared).toBeGreaterThan(formulas / 4);
       // The sheets only the export writes are checked too, not just the workbook's own.
       expect(outside).toBeGreaterThan(100);
     }, 120_000);

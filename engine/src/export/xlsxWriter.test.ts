@@ -70,7 +70,7 @@ describe('the XLSX writer', () => {
             const formula = formulas[r]?.[c];
             return formula ? { formula: formulaText ? formula : '', result: c } : null;
           },
-          sharesLeft: (r, c) => r === 1 && ((c >= 2 && c <= 3) || c === 6),
+          shared: (r, c) => (r === 1 && ((c >= 2 && c <= 3) || c === 6) ? 'left' : undefined),
         },
       ],
       names: [],
@@ -80,5 +80,54 @@ describe('the XLSX writer', () => {
       '<row r="2"><c r="B2"><f t="shared" ref="B2:D2" si="0">A2*2</f><v>1</v></c><c r="C2"><f t="shared" si="0"/><v>2</v></c><c r="D2"><f t="shared" si="0"/><v>3</v></c><c r="F2"><f t="shared" ref="F2:G2" si="1">E2+1</f><v>5</v></c><c r="G2"><f t="shared" si="1"/><v>6</v></c></row>',
     );
     expect(xml).toContain('<row r="3"><c r="B3"><f>A3*2</f><v>1</v></c><c r="C3"><f>B3*3</f><v>2</v></c></row>');
+  });
+
+  it('writes a run of formulas filled down as one shared formula, beside runs filled right', async () => {
+    // Column B: rows 2..4 filled down from B2, row 5 not, rows 6..7 filled down from B6. Row 3: C..D filled right.
+    const formulas: (string | null)[][] = [
+      [],
+      [null, '$A$1+A2', null, null],
+      [null, '$A$1+A3', 'C2*2', 'D2*2'],
+      [null, '$A$1+A4'],
+      [null, 'A5-1'],
+      [null, 'A6*3'],
+      [null, 'A7*3'],
+    ];
+    const read: string[] = [];
+    const bytes = await writeXlsx({
+      title: 'Plan',
+      creator: 'Topline',
+      sheets: [
+        {
+          name: 'One',
+          hidden: false,
+          frozenColumns: 0,
+          widths: [],
+          rows: 7,
+          columns: 4,
+          cell: (r, c, formulaText) => {
+            const formula = formulas[r]?.[c];
+            if (formula && formulaText) read.push(formula);
+            return formula ? { formula: formulaText ? formula : '', result: r } : null;
+          },
+          shared: (r, c) => {
+            if (c === 1 && (r === 2 || r === 3 || r === 6)) return 'up';
+            return r === 2 && c === 3 ? 'left' : undefined;
+          },
+        },
+      ],
+      names: [],
+    });
+    const xml = await (await JSZip.loadAsync(bytes)).file('xl/worksheets/sheet1.xml')?.async('string');
+    expect(xml).toContain('<c r="B2"><f t="shared" ref="B2:B4" si="0">$A$1+A2</f><v>1</v></c>');
+    expect(xml).toContain(
+      '<row r="3"><c r="B3"><f t="shared" si="0"/><v>2</v></c><c r="C3"><f t="shared" ref="C3:D3" si="1">C2*2</f><v>2</v></c><c r="D3"><f t="shared" si="1"/><v>2</v></c></row>',
+    );
+    expect(xml).toContain('<row r="4"><c r="B4"><f t="shared" si="0"/><v>3</v></c></row>');
+    expect(xml).toContain('<row r="5"><c r="B5"><f>A5-1</f><v>4</v></c></row>');
+    expect(xml).toContain('<c r="B6"><f t="shared" ref="B6:B7" si="2">A6*3</f><v>5</v></c>');
+    expect(xml).toContain('<row r="7"><c r="B7"><f t="shared" si="2"/><v>6</v></c></row>');
+    // A shared cell's text is never asked for.
+    expect(read.sort()).toEqual(['$A$1+A2', 'A5-1', 'A6*3', 'C2*2'].sort());
   });
 });

@@ -5,8 +5,9 @@
  * tenth larger), in a browser by its own `CompressionStream`, which also gives each part's CRC-32. It writes what the
  * export needs and nothing more: formulas with their cached results, numbers, shared strings, number formats and a
  * bold header row, hidden sheets, frozen panes, column widths, workbook-level names and "recalculate on open". A run
- * of cells whose formulas are each the one to its left moved one column right is written as one shared formula
- * (SpreadsheetML's `t="shared"`, as Excel writes a filled row): its text once, in the run's first cell.
+ * of cells whose formulas are each the one to its left moved one column right, or the one above moved one row down, is
+ * written as one shared formula (SpreadsheetML's `t="shared"`, as Excel writes a row filled right or a column filled
+ * down): its text once, in the run's first cell.
  */
 
 import { deflateStream, deflateZlib, nodeZlib, type ZipEntry, zip } from './zip';
@@ -24,15 +25,19 @@ export interface WriterSheet {
   /**
    * The cell at (row, column): a formula (without '=') with its cached result, a number, text, or nothing; `format`
    * is a number format pattern. Without `formulaText`, a formula's text may be left empty (the cell shares the text of
-   * a formula to its left).
+   * a formula to its left or above).
    */
   cell(row: number, column: number, formulaText: boolean): WriterCell | null;
-  /**
-   * Whether the cell at (row, column) and the one to its left are formulas, the cell's being the left one's moved one
-   * column right: every relative reference one column further, every absolute one the same.
-   */
-  sharesLeft?(row: number, column: number): boolean;
+  /** Which cells are formulas filled right or down (`Sharing`); left out, none is. */
+  shared?: Sharing;
 }
+
+/**
+ * Whether the cell at (row, column) is a formula filled from a neighbour that is a formula too: `left`, the formula
+ * to its left moved one column right; `up`, the formula above moved one row down (every relative reference one column
+ * or row further, every absolute one the same); undefined, neither.
+ */
+export type Sharing = (row: number, column: number) => 'left' | 'up' | undefined;
 
 export type WriterCell =
   | { formula: string; result?: number | string | boolean | null; format?: string }
@@ -220,28 +225,40 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
   }
   out.write('<sheetData>');
   const letters = Array.from({ length: sheet.columns }, (_, c) => columnName(c));
-  const sharesLeft = sheet.sharesLeft?.bind(sheet);
+  const sharing = sheet.shared?.bind(sheet);
   /** The sheet's shared formulas so far. */
   let groups = 0;
+  /** By column, the shared formula filled down to row `downTo` (-1: none). */
+  const downSi = new Int32Array(sheet.columns);
+  const downTo = new Int32Array(sheet.columns).fill(-1);
   for (let r = 0; r < sheet.rows; r++) {
     const row = r + 1;
     let cells = '';
-    /** The shared formula the cells up to `sharedTo` take from the run's first cell. */
-    let si = 0;
-    let sharedTo = -1;
+    /** The shared formula the cells up to `rightTo` take from the run's first cell. */
+    let rightSi = 0;
+    let rightTo = -1;
     for (let c = 0; c < sheet.columns; c++) {
-      const child = c <= sharedTo;
-      const cell = sheet.cell(r, c, !child);
+      const down = r <= (downTo[c] ?? -1);
+      const right = c <= rightTo;
+      const cell = sheet.cell(r, c, !(down || right));
       if (cell === null) continue;
       let shared: { si: number; ref?: string } | undefined;
-      if (child) shared = { si };
-      else if (sharesLeft && 'formula' in cell) {
+      if (down) shared = { si: downSi[c] ?? 0 };
+      else if (right) shared = { si: rightSi };
+      else if (sharing && 'formula' in cell) {
         let end = c;
-        while (end + 1 < sheet.columns && sharesLeft(r, end + 1)) end++;
+        while (end + 1 < sheet.columns && sharing(r, end + 1) === 'left') end++;
+        let bottom = r;
+        if (end === c) while (bottom + 1 < sheet.rows && sharing(bottom + 1, c) === 'up') bottom++;
         if (end > c) {
-          si = groups++;
-          sharedTo = end;
-          shared = { si, ref: `${letters[c]}${row}:${letters[end]}${row}` };
+          rightSi = groups++;
+          rightTo = end;
+          shared = { si: rightSi, ref: `${letters[c]}${row}:${letters[end]}${row}` };
+        } else if (bottom > r) {
+          const si = groups++;
+          downSi[c] = si;
+          downTo[c] = bottom;
+          shared = { si, ref: `${letters[c]}${row}:${letters[c]}${bottom + 1}` };
         }
       }
       cells += cellXml(`${letters[c]}${row}`, cell, styles.id(cell.format, r === 0), strings, shared);
