@@ -21,7 +21,7 @@ import { comparedPeriods, compileMasked, compileVariance } from './compare';
 import { type CostLayout, compileCosts } from './costs';
 import { compileDashboard, type DashboardLayout } from './dashboard';
 import { compileEstimate } from './estimate';
-import { caseOfInputPath, emptyGrid, type Grid, type InputCells, type PeriodSheet, setCell } from './grid';
+import { caseOfInputPath, emptyGrid, type Grid, type InputCells, PeriodSheet, setCell } from './grid';
 
 export type { Cell, Grid, InputCell, InputCells } from './grid';
 export { inputPath } from './grid';
@@ -88,6 +88,25 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
 }
 
 /**
+ * The plan compiled as the spreadsheet exports take the ACT side of every month (`export/conditionalMonths.ts`): each
+ * case's sheets as `compilePlan` gives them, but its ActualToDate, EstimateToDate and Variance sheets only named in
+ * its layout, not compiled, as the exports write those from the Actual and Estimate sheets themselves
+ * (`export/actMonths.ts`).
+ */
+export function compileActSide(plan: PlanFile, options: CompileOptions): CompiledWorkbook {
+  const asOfMonth = planMonthOf(plan.start_year, plan.start_month, options.asOf.year, options.asOf.month);
+  const sheets: Record<string, Grid> = { [PLAN_SHEET]: compilePlanSheet(plan, asOfMonth) };
+  const inputCells: InputCells = new Map();
+  const context = { ...caseContext(plan, asOfMonth, inputCells), namesOnly: true };
+  const cases = plan.cases.map((_, i) => {
+    const compiled = compileCase(context, i);
+    Object.assign(sheets, compiled.sheets);
+    return compiled.layout;
+  });
+  return { sheets, names: [], template: plan.template, asOfMonth, cases, inputCells };
+}
+
+/**
  * The workbook after edits that touched only the given cases' inputs: those cases compiled again, every other sheet
  * kept as the same grid object (so `apply` skips it), in the order a full compile gives. The plan's own inputs and its
  * list of cases must be as `previous` was compiled from.
@@ -118,6 +137,8 @@ interface CaseContext {
   rows: RowDef[];
   varianceRows: RowDef[];
   inputCells: InputCells;
+  /** The ActualToDate, EstimateToDate and Variance sheets are named in the layout, not compiled (`compileActSide`). */
+  namesOnly?: boolean;
 }
 
 function caseContext(plan: PlanFile, asOfMonth: number, inputCells: InputCells): CaseContext {
@@ -212,30 +233,35 @@ function compileCase(context: CaseContext, i: number): { sheets: Record<string, 
     );
     sheets[actual.name] = actual.grid;
     view = actual;
-    actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
-    const estimateToDate = compileMasked(
-      name('EstimateToDate'),
-      'Estimate, ACT months only',
-      estimate,
-      rows,
-      layout.act,
-      start,
-    );
-    sheets[actualToDate.name] = actualToDate.grid;
-    sheets[estimateToDate.name] = estimateToDate.grid;
-    sheets[name('Variance')] = compileVariance(
-      varianceRows,
-      actualToDate,
-      estimateToDate,
-      layout.act,
-      estimate.grid[0]?.length ?? 0,
-    );
     Object.assign(layout.sheets, {
       actual: actual.name,
-      actualToDate: actualToDate.name,
-      estimateToDate: estimateToDate.name,
+      actualToDate: name('ActualToDate'),
+      estimateToDate: name('EstimateToDate'),
       variance: name('Variance'),
     });
+    if (context.namesOnly) {
+      // Referred to by name only (the Dashboard's fiscal year achieved reads its year cells).
+      actualToDate = new PeriodSheet(name('ActualToDate'), rows, '', start.year, start.month);
+    } else {
+      actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
+      const estimateToDate = compileMasked(
+        name('EstimateToDate'),
+        'Estimate, ACT months only',
+        estimate,
+        rows,
+        layout.act,
+        start,
+      );
+      sheets[actualToDate.name] = actualToDate.grid;
+      sheets[estimateToDate.name] = estimateToDate.grid;
+      sheets[name('Variance')] = compileVariance(
+        varianceRows,
+        actualToDate,
+        estimateToDate,
+        layout.act,
+        estimate.grid[0]?.length ?? 0,
+      );
+    }
   }
 
   const costs = compileCosts(c.cost_items, estimate, start);

@@ -133,11 +133,12 @@ const periodOfColumn = new Map<number, Period>(ALL_PERIODS.map((p) => [periodCol
 
 /**
  * A sheet restricted to ACT months (`masked`, reading `source`), with each month not ACT at export shown only while
- * its flag is 1, and each period not wholly ACT at export aggregated over the months whose flags are 1. `base` is the
- * same sheet compiled with every month ACT (its month cells are the ACT side). `shared` tells which of those cells
- * are the one above filled down: a month cell reads the source's same cell (`compileMasked`), so a column of them is
- * one formula; a period cell of a summed, last-month or first-month row reads its own row only, so consecutive rows of
- * one rule are one formula.
+ * its flag is 1, and each period not wholly ACT at export aggregated over the months whose flags are 1. `grid` is the
+ * sheet as compiled, or for a case without ACT months its header and labels alone; `sourceGrid` is the source as
+ * compiled with every month ACT: a month cell reads the source's same cell, or is blank where that is, as
+ * `compileMasked` writes it. `shared` tells which of those cells are the one above filled down: a column of month
+ * cells is one formula, and a period cell of a summed, last-month or first-month row reads its own row only, so
+ * consecutive rows of one rule are one formula.
  */
 export function dynamicMasked(
   plan: PlanFile,
@@ -145,7 +146,7 @@ export function dynamicMasked(
   masked: string,
   source: string,
   grid: Grid,
-  base: Grid,
+  sourceGrid: Grid,
 ): { grid: Grid; shared: Sharing } {
   const rows = rowsFor(plan.template);
   const src = new PeriodSheet(source, rows, '', plan.start_year, plan.start_month);
@@ -165,7 +166,8 @@ export function dynamicMasked(
     if (condition === undefined) continue;
     const column = monthColumn(t);
     rows.forEach((_, i) => {
-      set(i + 1, column, when(condition, base[i + 1]?.[column]), SHAPE.MONTH);
+      const read = (sourceGrid[i + 1]?.[column] ?? null) === null ? null : `=${a1(i + 1, column, source)}`;
+      set(i + 1, column, when(condition, read), SHAPE.MONTH);
     });
   }
   const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);

@@ -3,7 +3,7 @@
  * the month as it stands, its two sides in hidden sheets of their own.
  */
 import { calendarOf } from '../calendar';
-import { type CompiledWorkbook, compilePlan, forecastActualGrid, type Grid } from '../compile/index';
+import { type CompiledWorkbook, compileActSide, forecastActualGrid, type Grid } from '../compile/index';
 import { a1, columnLetter, monthColumn } from '../layout';
 import { PLAN_MONTHS } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
@@ -37,20 +37,14 @@ export function conditionalMonths(
   const layout = wb.layout;
   const out = new Map<string, CellFormula[]>();
   const added: { name: string; estimate: string; grid: Grid; caseIndex: number }[] = [];
-  /** The plan with only `months` ACT in every case, without values or revisions. */
-  const variant = (months: number[]) =>
-    compilePlan(
-      {
-        ...plan,
-        cases: plan.cases.map((c) => ({
-          ...c,
-          revisions: {},
-          actuals: Object.fromEntries(months.map((t) => [String(t), { status: 'ACT' as const }])),
-        })),
-      },
-      { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
-    );
-  const act = variant(Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1));
+  // The plan with every month ACT in every case, without values or revisions.
+  const everyMonth = Object.fromEntries(
+    Array.from({ length: PLAN_MONTHS }, (_, i) => [String(i + 1), { status: 'ACT' as const }]),
+  );
+  const act = compileActSide(
+    { ...plan, cases: plan.cases.map((c) => ({ ...c, revisions: {}, actuals: everyMonth })) },
+    { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
+  );
   // Each case's Actual sheet with every month as forecast (what an EST month of the actual view is), compiled when
   // first needed: a case without ACT months gets it as its Actual sheet; an ACT month emptied falls back to it.
   const forecasts = new Map<number, Grid>();

@@ -7,9 +7,12 @@
  */
 
 import { calendarOf } from '../calendar';
+import { compileVariance } from '../compile/compare';
+import { PeriodSheet } from '../compile/grid';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
-import { a1 } from '../layout';
-import type { ActualKey, PlanFile } from '../schema';
+import { a1, PERIOD_COLUMNS } from '../layout';
+import { rowsFor } from '../rows';
+import { type ActualKey, PLAN_MONTHS, type PlanFile } from '../schema';
 import {
   actMonthsGrid,
   actMonthsSheetName,
@@ -147,7 +150,7 @@ export function exportSheets(wb: ExportWorkbook, options: ExportSheetsOptions = 
 /**
  * The sheets that depend on which months are ACT, rewritten to read the flags sheet (`actMonths.ts`): ActualToDate,
  * EstimateToDate and Variance (added after the Actual sheet for a case that had no ACT month at export) and the
- * Dashboard. `act` is the plan compiled with every month ACT.
+ * Dashboard. `act` is the plan compiled with every month ACT (`compileActSide`: its Actual, Estimate and Dashboard).
  */
 function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: ExportSheet[]): void {
   const plan = wb.plan;
@@ -160,11 +163,21 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     if (!view || !atd || !etd || !variance) continue;
     const base = (name: string) => act.sheets[name] ?? [];
     const own = c.sheets.actual !== undefined;
+    const rows = rowsFor(plan.template);
+    const bare = (name: string, title: string) => new PeriodSheet(name, rows, title, plan.start_year, plan.start_month);
+    const atdSheet = bare(atd, 'Actual, ACT months only');
+    const etdSheet = bare(etd, 'Estimate, ACT months only');
     const replaced: [string, { grid: Grid; shared: Sharing }][] = [
-      [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : base(atd), base(atd))],
-      [etd, dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : base(etd), base(etd))],
+      [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : atdSheet.grid, base(view))],
+      [
+        etd,
+        dynamicMasked(plan, c, etd, c.sheets.estimate, own ? wb.grid(etd) : etdSheet.grid, base(c.sheets.estimate)),
+      ],
     ];
-    const varianceGrid = dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, base(variance));
+    // Compared in every column: each comparison is blank while its period has no ACT month (`dynamicVariance`).
+    const everyMonth = Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1);
+    const compared = compileVariance(c.varianceRows, atdSheet, etdSheet, everyMonth, PERIOD_COLUMNS + 1);
+    const varianceGrid = dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, compared);
     replaced.push([variance, { grid: varianceGrid, shared: varianceShared(varianceGrid) }]);
     const layout = {
       ...wb.layout,
