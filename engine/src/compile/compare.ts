@@ -3,7 +3,7 @@
  * months only. Two masked sheets hold the actual and the estimate restricted to the ACT months, aggregated by the same
  * period rules; the Variance sheet compares them cell by cell.
  */
-import { ALL_PERIODS, monthColumn, type Period, periodColumn } from '../layout';
+import { ALL_PERIODS, type Period, periodColumn } from '../layout';
 import type { RowDef } from '../rows';
 import { safeRatio } from './formulas';
 import { emptyGrid, type Grid, PeriodSheet, refOrBlank, setCell } from './grid';
@@ -56,12 +56,19 @@ export function varianceRow(rows: RowDef[], block: VarianceBlock, key: string): 
   return 1 + b * (rows.length + 1) + rows.findIndex((r) => r.key === key) + 1;
 }
 
+/**
+ * The Variance sheet: each block compares, for every row, the ActualToDate cell with the EstimateToDate cell of each
+ * compared period. A row's comparisons are one formula filled right (`varianceComparisons.test.ts`); given `filled`,
+ * each one after a row's first holds it in place of its own text (the spreadsheet exports, which write such a row as
+ * one shared formula).
+ */
 export function compileVariance(
   rows: RowDef[],
   actualToDate: PeriodSheet,
   estimateToDate: PeriodSheet,
   act: number[],
   columns: number,
+  filled?: string,
 ): Grid {
   const grid = emptyGrid(1 + VARIANCE_BLOCKS.length * (rows.length + 1), columns);
   setCell(grid, 0, 0, 'Variance');
@@ -74,18 +81,22 @@ export function compileVariance(
     difference_value: (a, e) => `=IF(OR(${a}="",${e}=""),"",${a}-${e})`,
     difference_rate: (a, e) => safeRatio(a, e, '-1'),
   };
+  const compared = comparedPeriods(act).map(({ period }) => periodColumn(period));
   for (const block of VARIANCE_BLOCKS) {
     const header = varianceRow(rows, block, rows[0]?.key ?? '') - 1;
     setCell(grid, header, 0, block);
     for (const row of rows) {
       const r = varianceRow(rows, block, row.key);
       setCell(grid, r, 0, row.label);
-      for (const { period } of comparedPeriods(act)) {
-        const column = period.kind === 'month' ? monthColumn(period.t) : periodColumn(period);
+      compared.forEach((column, i) => {
+        if (filled !== undefined && i > 0 && compared[i - 1] === column - 1) {
+          setCell(grid, r, column, filled);
+          return;
+        }
         const a = actualToDate.ref(row.key, column, true);
         const e = estimateToDate.ref(row.key, column, true);
         setCell(grid, r, column, formulas[block](a, e));
-      }
+      });
     }
   }
   return grid;

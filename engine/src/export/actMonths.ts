@@ -25,6 +25,7 @@ import { PLAN_MONTHS, type PlanFile } from '../schema';
 import type { Value } from '../workbook';
 import { actualInputColumn, actualInputKeys, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { quoteSheet } from './references';
+import { FILLED } from './sheetValues';
 import type { Sharing } from './xlsxWriter';
 
 type CaseLayout = CompiledWorkbook['cases'][number];
@@ -153,21 +154,29 @@ export function dynamicMasked(
   const fixed = fixedMonths(plan, c);
   const out = grid.map((row) => row.slice());
   const width = PERIOD_COLUMNS + 1;
-  /** Each written cell's shape (0: its own formula): two cells one above the other of one shape are one formula. */
+  /**
+   * Each written cell's shape (0: its own formula): a cell below one of its own shape is that one filled down, and
+   * holds `FILLED`. Rows are written top down.
+   */
   const shapes = new Uint8Array(out.length * width);
-  const set = (row: number, column: number, content: string | number | null, shape: number = SHAPE.OWN) => {
+  /** Writes a cell of `shape` (never blank), its content made only when it is not filled from the cell above. */
+  const put = (row: number, column: number, shape: number, content: () => string | number | null) => {
     const r = out[row];
     if (!r) return;
-    r[column] = content;
-    shapes[row * width + column] = content === null ? SHAPE.OWN : shape;
+    shapes[row * width + column] = shape;
+    r[column] = shape !== SHAPE.OWN && shapes[(row - 1) * width + column] === shape ? FILLED : content();
+  };
+  const set = (row: number, column: number, content: string | number | null) => {
+    const r = out[row];
+    if (r) r[column] = content;
   };
   for (let t = 1; t <= PLAN_MONTHS; t++) {
     const condition = flagCondition(c, fixed, t);
     if (condition === undefined) continue;
     const column = monthColumn(t);
     rows.forEach((_, i) => {
-      const read = (sourceGrid[i + 1]?.[column] ?? null) === null ? null : `=${a1(i + 1, column, source)}`;
-      set(i + 1, column, when(condition, read), SHAPE.MONTH);
+      if ((sourceGrid[i + 1]?.[column] ?? null) === null) set(i + 1, column, null);
+      else put(i + 1, column, SHAPE.MONTH, () => when(condition, `=${a1(i + 1, column, source)}`));
     });
   }
   const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
@@ -202,25 +211,18 @@ export function dynamicMasked(
         }
         return `=${e}`;
       };
-      let content: string | number | null;
-      let shape: number = SHAPE.OWN;
-      if (row.rule === 'last') {
-        content = byMonth([...p.months].reverse());
-        shape = SHAPE.LAST;
-      } else if (row.key === 'burn_multiple') content = byMonth(p.months);
-      else if (row.rule === 'first') {
-        content = byMonth(p.months);
-        shape = SHAPE.FIRST;
-      } else if (row.rule === 'special') {
-        content =
+      // A last-month or first-month row's cell is never blank (`periodCell`), a summed row's where the sum is.
+      if (row.rule === 'last') put(r, column, SHAPE.LAST, () => when(any, byMonth([...p.months].reverse())));
+      else if (row.key === 'burn_multiple') set(r, column, when(any, byMonth(p.months)));
+      else if (row.rule === 'first') put(r, column, SHAPE.FIRST, () => when(any, byMonth(p.months)));
+      else if (row.rule === 'special') {
+        const content =
           row.key === 'arr_progress' || row.key === 'revenue_rate' || row.key === 'required_cash'
             ? when(all, whole[r])
             : (whole[r] ?? null);
-      } else {
-        content = whole[r] ?? null;
-        if (row.rule === 'sum') shape = SHAPE.SUM;
-      }
-      set(r, column, when(any, content), shape);
+        set(r, column, when(any, content));
+      } else if (row.rule === 'sum' && whole[r] != null) put(r, column, SHAPE.SUM, () => when(any, whole[r]));
+      else set(r, column, when(any, whole[r] ?? null));
     });
   }
   return {

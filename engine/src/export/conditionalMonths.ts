@@ -9,7 +9,7 @@ import { PLAN_MONTHS } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
 import { actualInputColumn, actualInputRows, actualInputsSheetName } from './actualInputs';
 import { quoteSheet } from './references';
-import type { ExportSheetSide } from './sheetValues';
+import { type ExportSheetSide, FILLED } from './sheetValues';
 import type { ExportWorkbook } from './workbookData';
 import type { Sharing } from './xlsxWriter';
 
@@ -106,11 +106,13 @@ export function conditionalMonths(
       sides.push(side);
       chosen.set(sheet, new Set());
     }
-    chosen.get(sheet)?.add(at(row, column));
+    const cells = chosen.get(sheet);
+    cells?.add(at(row, column));
     side.columns.set(column, { condition, act: actAtExport });
     const a = sideCell(side, 'act', row, column, ifAct);
     const e = sideCell(side, 'est', row, column, ifEst);
-    return `=IF(${condition},${a},${e})`;
+    // Rows are chosen top down: a cell below a chosen one is that one filled down.
+    return cells?.has(at(row - 1, column)) ? FILLED : `=IF(${condition},${a},${e})`;
   };
   for (const c of layout.cases) {
     const own = c.sheets.actual;
@@ -174,6 +176,17 @@ export function conditionalMonths(
       }
     }
   }
+  // A side cell below one that reads the same cell of the same sheet is that one filled down.
+  for (const side of sides) {
+    for (const which of ['act', 'est'] as const) {
+      const sameCell = side.sameCell[which];
+      for (const [key, read] of sameCell) {
+        if (sameCell.get(key - at(1, 0)) !== read) continue;
+        const r = side[which][Math.floor(key / at(1, 0))];
+        if (r) r[key % at(1, 0)] = FILLED;
+      }
+    }
+  }
   const shared = new Map<string, Sharing>();
   for (const [sheet, cells] of chosen) {
     shared.set(sheet, (row, column) =>
@@ -210,11 +223,13 @@ function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, colu
   const month = side.columns.get(column);
   if (!month) throw new Error(`column ${column} of ${side.sheet} holds no conditional month`);
   const { condition } = month;
-  const formula = sameColumnTo(content, side.sheet, column, name);
+  // The same cell of another sheet stays where it is; the Actual sheet's own cells of the column move to the side.
+  const read = sameCellSheet(content, row, column);
+  const other = read !== undefined && read !== side.sheet;
+  const formula = other ? content : sameColumnTo(content, side.sheet, column, name);
   const r = side[which][row];
   if (r) r[column] = which === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
-  const read = sameCellSheet(formula, row, column);
-  if (read !== undefined) side.sameCell[which].set(at(row, column), read);
+  if (other) side.sameCell[which].set(at(row, column), read);
   return a1(row, column, name);
 }
 

@@ -33,7 +33,7 @@ import {
 import { conditionalMonths, sideShared } from './conditionalMonths';
 import { type CellFormatOf, type FormatKind, sheetFormats } from './formats';
 import { quoteSheet } from './references';
-import { blankValues, type ExportSheet, sideValues, valuesOf } from './sheetValues';
+import { blankValues, type ExportSheet, FILLED, sideValues, valuesOf } from './sheetValues';
 import { userText } from './userText';
 import type { ExportWorkbook } from './workbookData';
 import type { Sharing } from './xlsxWriter';
@@ -176,7 +176,7 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     ];
     // Compared in every column: each comparison is blank while its period has no ACT month (`dynamicVariance`).
     const everyMonth = Array.from({ length: PLAN_MONTHS }, (_, i) => i + 1);
-    const compared = compileVariance(c.varianceRows, atdSheet, etdSheet, everyMonth, PERIOD_COLUMNS + 1);
+    const compared = compileVariance(c.varianceRows, atdSheet, etdSheet, everyMonth, PERIOD_COLUMNS + 1, FILLED);
     const varianceGrid = dynamicVariance(plan, c, own ? wb.grid(variance) : undefined, compared);
     replaced.push([variance, { grid: varianceGrid, shared: varianceShared(varianceGrid) }]);
     const layout = {

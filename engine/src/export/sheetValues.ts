@@ -6,12 +6,19 @@
 import type { Grid } from '../compile/index';
 import type { Value } from '../workbook';
 import type { CellFormatOf } from './formats';
+import { moveFormula } from './references';
 import type { UserTextOf } from './userText';
 import type { Sharing } from './xlsxWriter';
 
+/**
+ * The content of a cell filled from a neighbour (`ExportSheet.shared`): its formula is the neighbour's moved to it,
+ * given by `formulaAt`, and never written out as text of its own (the XLSX file shares the neighbour's).
+ */
+export const FILLED = '=';
+
 export interface ExportSheet {
   name: string;
-  /** Cell contents: numbers, text, formulas starting with '='. */
+  /** Cell contents: numbers, text, formulas starting with '=' (`FILLED` where the formula is a neighbour's moved). */
   grid: Grid;
   /**
    * The value of each cell (a constant's own value): the engine's, or for a sheet the engine's workbook does not hold
@@ -28,6 +35,27 @@ export interface ExportSheet {
    * formulas. Left out, no cell is said to be. `xlsxValues.test.ts` reads every such cell back on every fixture.
    */
   shared?: Sharing;
+}
+
+/**
+ * The formula of a cell (with its '='), or its content when it is not a formula: a `FILLED` cell's is the formula of
+ * the first cell of its run moved to it.
+ */
+export function formulaAt(sheet: ExportSheet, row: number, column: number): Grid[number][number] {
+  let content = sheet.grid[row]?.[column] ?? null;
+  let r = row;
+  let c = column;
+  while (content === FILLED) {
+    const from = sheet.shared?.(r, c);
+    if (from === 'left') c--;
+    else if (from === 'up') r--;
+    else throw new Error(`${sheet.name} row ${row} column ${column} is filled from no neighbour`);
+    content = sheet.grid[r]?.[c] ?? null;
+  }
+  if (r === row && c === column) return content;
+  if (typeof content !== 'string' || !content.startsWith('='))
+    throw new Error(`${sheet.name} row ${row} column ${column} is filled from a cell without a formula`);
+  return `=${moveFormula(content.slice(1), row - r, column - c)}`;
 }
 
 /** The ACT and EST sides of an Actual sheet's conditional month cells. */

@@ -61,6 +61,36 @@ describe('sheetsGrid', () => {
     }
   });
 
+  it('gives every formula of the sheets only the export writes its own text, filled cells included', () => {
+    const c = wb.caseLayout(0);
+    const revenue = c.rowOf.revenue ?? 0;
+    const sheet = (title: string) => grid.sheets.find((s) => s.title === title);
+    let formulas = 0;
+    for (const title of ['C1_Actual', 'C1_ActualToDate', 'C1_EstimateToDate', 'C1_Variance', 'C1_Actual_EST']) {
+      for (const row of sheet(title)?.rows ?? []) {
+        for (const cell of row) {
+          if (cell.formula === undefined) continue;
+          formulas++;
+          // A cell the XLSX file fills from a neighbour is never sent as a bare '='.
+          expect(cell.formula.length).toBeGreaterThan(1);
+        }
+      }
+    }
+    expect(formulas).toBeGreaterThan(20_000);
+    // Month 2's revenue in ActualToDate, below the cells of its column it is filled from, reads its own row.
+    const column = monthColumn(2);
+    expect(sheet('C1_ActualToDate')?.rows[revenue]?.[column]?.formula).toBe(
+      `=IF(C1_ActMonths!$C$2=1,C1_Actual!${a1(revenue, column)},"")`,
+    );
+    // The Variance compares each row in its own column (the XLSX file fills the row right from its first).
+    // Row 2: the progress of the first compared metric.
+    const first = c.rowOf[c.varianceRows[0]?.key ?? ''] ?? 0;
+    const [atd, etd] = [`C1_ActualToDate!${a1(first, column)}`, `C1_EstimateToDate!${a1(first, column)}`];
+    expect(sheet('C1_Variance')?.rows[2]?.[column]?.formula).toBe(
+      `=IF(OR(${atd}="",${etd}=""),"",IFERROR(${atd}/${etd},""))`,
+    );
+  });
+
   it('carries each formula as the workbook holds it, beside the value the engine computed', () => {
     let formulas = 0;
     const dashboard = wb.caseLayout(0).sheets.dashboard;

@@ -8,6 +8,7 @@ import type { PlanWorkbook, Value } from '../workbook';
 import { columnWidths, type FormatKind, formatPattern } from './formats';
 import { type ExportSheetsOptions, exportSheets } from './linked';
 import { parseReference, quoteSheet } from './references';
+import { FILLED, formulaAt } from './sheetValues';
 
 /** The `numberFormat` of a Sheets `CellFormat`. */
 export interface SheetsNumberFormat {
@@ -69,33 +70,34 @@ const PADDING = 8;
  * @throws {FormulaError} when a formula of the workbook evaluates to an error.
  */
 export function sheetsGrid(wb: PlanWorkbook, options: ExportSheetsOptions = {}): SheetsGrid {
-  const sheets = exportSheets(wb, options).map(
-    ({ name: title, grid, values, formatOf, textOf, frozenColumns, hidden }): SheetsSheet => {
-      const rows = grid.map((row, r) =>
-        row.map((content, c): SheetsCell => {
-          const kind = content === null ? undefined : formatOf(r, c);
-          const numberFormat = kind ? sheetsNumberFormat(kind, wb) : undefined;
-          const text = textOf(r, c);
-          const cell: SheetsCell =
-            text !== undefined
-              ? { value: text }
-              : typeof content === 'string' && content.startsWith('=')
-                ? { formula: content, value: values?.[r]?.[c] ?? null }
-                : { value: content };
-          if (numberFormat) cell.numberFormat = numberFormat;
-          return cell;
-        }),
-      );
-      return {
-        title,
-        rows,
-        frozenRowCount: 1,
-        frozenColumnCount: frozenColumns,
-        columnWidths: columnWidths(grid, values ?? grid, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
-        ...(hidden ? { hidden } : {}),
-      };
-    },
-  );
+  const sheets = exportSheets(wb, options).map((sheet): SheetsSheet => {
+    const { name: title, grid, values, formatOf, textOf, frozenColumns, hidden } = sheet;
+    const rows = grid.map((row, r) =>
+      row.map((stored, c): SheetsCell => {
+        // Sheets takes every formula's own text.
+        const content = stored === FILLED ? formulaAt(sheet, r, c) : stored;
+        const kind = content === null ? undefined : formatOf(r, c);
+        const numberFormat = kind ? sheetsNumberFormat(kind, wb) : undefined;
+        const text = textOf(r, c);
+        const cell: SheetsCell =
+          text !== undefined
+            ? { value: text }
+            : typeof content === 'string' && content.startsWith('=')
+              ? { formula: content, value: values?.[r]?.[c] ?? null }
+              : { value: content };
+        if (numberFormat) cell.numberFormat = numberFormat;
+        return cell;
+      }),
+    );
+    return {
+      title,
+      rows,
+      frozenRowCount: 1,
+      frozenColumnCount: frozenColumns,
+      columnWidths: columnWidths(grid, values ?? grid, textOf).map((chars) => chars * PIXELS_PER_CHAR + PADDING),
+      ...(hidden ? { hidden } : {}),
+    };
+  });
   const namedRanges = wb.layout.names.map(({ name, expression }): SheetsNamedRange => {
     const ref = parseReference(expression);
     if (!ref) throw new SheetsExportError(`the name ${name} is not a cell or range reference: ${expression}`);

@@ -16,6 +16,7 @@ import { a1 } from '../layout';
 import { HYPERFORMULA_CONFIG, PlanWorkbook, type Value } from '../workbook';
 import { exportSheets } from './linked';
 import { renameSheets, xlsxSheetNames } from './sheetNames';
+import { formulaAt } from './sheetValues';
 import { exportXlsx } from './xlsx';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/plans');
@@ -134,7 +135,8 @@ describe('the XLSX export as read without recalculating', () => {
           const written = raw[index] ?? new Map<string, Cached>();
           const id = hf.getSheetId(sheet.name) ?? -1;
           const engine = own.has(workbookName(sheet.name)) ? wb.sheetValues(workbookName(sheet.name)) : undefined;
-          const grid = exported[index]?.grid ?? [];
+          const exportedSheet = exported[index];
+          if (!exportedSheet) throw new Error(`the export has no sheet ${index}`);
           expect(fileNames.get(exported[index]?.name ?? '') ?? exported[index]?.name).toBe(sheet.name);
           sheet.eachRow({ includeEmpty: false }, (row, r) => {
             row.eachCell({ includeEmpty: false }, (cell, c) => {
@@ -143,7 +145,7 @@ describe('the XLSX export as read without recalculating', () => {
               const where = `${sheet.name}!${a1(r - 1, c - 1)}`;
               // exceljs gives a shared cell the first cell's formula moved to it.
               if ((cell.value as { sharedFormula?: string }).sharedFormula) shared++;
-              const own = String(grid[r - 1]?.[c - 1] ?? '').slice(1);
+              const own = String(formulaAt(exportedSheet, r - 1, c - 1) ?? '').slice(1);
               if (cell.formula !== renameSheets(own, fileNames)) misread.push(`${where}: ${cell.formula}`);
               const cached = cachedOf(cell, written);
               if (cached === undefined) {
