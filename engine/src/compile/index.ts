@@ -88,22 +88,34 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
 }
 
 /**
- * The plan compiled as the spreadsheet exports take the ACT side of every month (`export/conditionalMonths.ts`): each
- * case's sheets as `compilePlan` gives them, but its ActualToDate, EstimateToDate and Variance sheets only named in
- * its layout, not compiled, as the exports write those from the Actual and Estimate sheets themselves
- * (`export/actMonths.ts`).
+ * The two sides of every month as the spreadsheet exports take them (`export/conditionalMonths.ts`), from the plan
+ * with every month ACT in every case, without values or revisions (`plan`, as the exports make it):
+ * - `act`: that plan compiled, each case's sheets as `compilePlan` gives them but its ActualToDate, EstimateToDate and
+ *   Variance sheets only named in its layout, not compiled, as the exports write those themselves
+ *   (`export/actMonths.ts`);
+ * - `forecasts`: by case, its Actual sheet with no month ACT, every month as the actual view forecasts a month that is
+ *   not ACT, which depends on that month alone (without a revision, which needs an ACT month, it is the estimate).
  */
-export function compileActSide(plan: PlanFile, options: CompileOptions): CompiledWorkbook {
+export function compileActSide(plan: PlanFile, options: CompileOptions): { act: CompiledWorkbook; forecasts: Grid[] } {
   const asOfMonth = planMonthOf(plan.start_year, plan.start_month, options.asOf.year, options.asOf.month);
   const sheets: Record<string, Grid> = { [PLAN_SHEET]: compilePlanSheet(plan, asOfMonth) };
   const inputCells: InputCells = new Map();
   const context = { ...caseContext(plan, asOfMonth, inputCells), namesOnly: true };
-  const cases = plan.cases.map((_, i) => {
+  const forecasts: Grid[] = [];
+  const none = () => undefined;
+  const cases = plan.cases.map((c, i) => {
     const compiled = compileCase(context, i);
     Object.assign(sheets, compiled.sheets);
+    const { assumptions, estimate } = compiled;
+    const asForecast = { ...c, actuals: {}, revisions: {} };
+    const inputs = { caseIndex: i, cells: new Map() };
+    const name = caseSheetName(i, 'Actual');
+    forecasts.push(
+      compileActual(name, asForecast, plan.template, assumptions, estimate, context.start, none, inputs).grid,
+    );
     return compiled.layout;
   });
-  return { sheets, names: [], template: plan.template, asOfMonth, cases, inputCells };
+  return { act: { sheets, names: [], template: plan.template, asOfMonth, cases, inputCells }, forecasts };
 }
 
 /**
@@ -137,7 +149,10 @@ interface CaseContext {
   rows: RowDef[];
   varianceRows: RowDef[];
   inputCells: InputCells;
-  /** The ActualToDate, EstimateToDate and Variance sheets are named in the layout, not compiled (`compileActSide`). */
+  /**
+   * The ActualToDate, EstimateToDate and Variance sheets are named in the layout, not compiled, and the Costs sheet
+   * is left out (`compileActSide`).
+   */
   namesOnly?: boolean;
 }
 
@@ -166,25 +181,11 @@ function caseEstimate(context: CaseContext, i: number) {
   return { assumptions, assumptionsGrid, inputs, estimate };
 }
 
-/**
- * The Actual sheet of case `caseIndex` with no month ACT and no revision: every month as the actual view forecasts a
- * month that is not ACT, which depends on that month alone (for the spreadsheet exports, where a value typed into a
- * month turns it ACT). Only the case's Estimate is compiled beside it.
- */
-export function forecastActualGrid(plan: PlanFile, options: CompileOptions, caseIndex: number): Grid {
-  const asOfMonth = planMonthOf(plan.start_year, plan.start_month, options.asOf.year, options.asOf.month);
-  const cases = plan.cases.map((c, i) => (i === caseIndex ? { ...c, actuals: {}, revisions: {} } : c));
-  const context = caseContext({ ...plan, cases }, asOfMonth, new Map());
-  const { assumptions, inputs, estimate } = caseEstimate(context, caseIndex);
-  const c = cases[caseIndex] as PlanFile['cases'][number];
-  const none = () => undefined;
-  const { start } = context;
-  return compileActual(caseSheetName(caseIndex, 'Actual'), c, plan.template, assumptions, estimate, start, none, inputs)
-    .grid;
-}
-
 /** The sheets of one case, in workbook order, and their layout; its monthly inputs are recorded in `inputCells`. */
-function compileCase(context: CaseContext, i: number): { sheets: Record<string, Grid>; layout: CaseLayout } {
+function compileCase(
+  context: CaseContext,
+  i: number,
+): { sheets: Record<string, Grid>; layout: CaseLayout; assumptions: Assumptions; estimate: PeriodSheet } {
   const { plan, asOfMonth, start, rows, varianceRows } = context;
   const c = plan.cases[i];
   if (!c) throw new RangeError(`the plan has no case ${i}`);
@@ -264,14 +265,16 @@ function compileCase(context: CaseContext, i: number): { sheets: Record<string, 
     }
   }
 
-  const costs = compileCosts(c.cost_items, estimate, start);
-  sheets[layout.sheets.costs] = costs.grid;
-  layout.costs = costs.layout;
+  if (!context.namesOnly) {
+    const costs = compileCosts(c.cost_items, estimate, start);
+    sheets[layout.sheets.costs] = costs.grid;
+    layout.costs = costs.layout;
+  }
 
   const dashboard = compileDashboard({ rows, view, estimate, actualToDate, latest: layout.latest, asOfMonth });
   sheets[layout.sheets.dashboard] = dashboard.grid;
   layout.dashboard = dashboard.layout;
-  return { sheets, layout };
+  return { sheets, layout, assumptions, estimate };
 }
 
 export { comparedPeriods };

@@ -3,7 +3,7 @@
  * the month as it stands, its two sides in hidden sheets of their own.
  */
 import { calendarOf } from '../calendar';
-import { type CompiledWorkbook, compileActSide, forecastActualGrid, type Grid } from '../compile/index';
+import { type CompiledWorkbook, compileActSide, type Grid } from '../compile/index';
 import { a1, columnLetter, monthColumn } from '../layout';
 import { PLAN_MONTHS } from '../schema';
 import { fixedMonths, flagRef } from './actMonths';
@@ -41,25 +41,15 @@ export function conditionalMonths(
   const everyMonth = Object.fromEntries(
     Array.from({ length: PLAN_MONTHS }, (_, i) => [String(i + 1), { status: 'ACT' as const }]),
   );
-  const act = compileActSide(
+  const { act, forecasts } = compileActSide(
     { ...plan, cases: plan.cases.map((c) => ({ ...c, revisions: {}, actuals: everyMonth })) },
     { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
   );
-  // Each case's Actual sheet with every month as forecast (what an EST month of the actual view is), compiled when
-  // first needed: a case without ACT months gets it as its Actual sheet; an ACT month emptied falls back to it.
-  const forecasts = new Map<number, Grid>();
-  const forecast = (caseIndex: number) => {
-    let grid = forecasts.get(caseIndex);
-    if (!grid) {
-      grid = forecastActualGrid(
-        plan,
-        { asOf: calendarOf(plan.start_year, plan.start_month, layout.asOfMonth) },
-        caseIndex,
-      );
-      forecasts.set(caseIndex, grid);
-    }
-    return grid;
-  };
+  /**
+   * Each case's Actual sheet with every month as forecast (what an EST month of the actual view is): a case without
+   * ACT months gets it as its Actual sheet; an ACT month emptied falls back to it.
+   */
+  const forecast = (caseIndex: number): Grid => forecasts[caseIndex] ?? [];
   const inputRows = actualInputRows(plan.template);
   const linkedAct = new Map<string, Map<number, string>>();
   for (const [path, cells] of act.inputCells) {
@@ -226,7 +216,7 @@ function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, colu
   // The same cell of another sheet stays where it is; the Actual sheet's own cells of the column move to the side.
   const read = sameCellSheet(content, row, column);
   const other = read !== undefined && read !== side.sheet;
-  const formula = other ? content : sameColumnTo(content, side.sheet, column, name);
+  const formula = other ? content : sameColumnTo(content, side.sheet, column);
   const r = side[which][row];
   if (r) r[column] = which === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
   if (other) side.sameCell[which].set(at(row, column), read);
@@ -249,10 +239,11 @@ const TOKEN =
   /("(?:[^"]|"")*")|('(?:[^']|'')+'|[A-Za-z_][\w.]*)!(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)|(?<![\w.$!:'])(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)(?![\w(!])/g;
 
 /**
- * A formula of `sheet` moved to the sheet `to`: references to `sheet`'s cells in `column` point to the same cells of
- * `to`, every other reference of `sheet` is qualified with its name.
+ * A formula of `sheet` moved to the sheet `to` (one of its sides): references to `sheet`'s cells in `column` point to
+ * the same cells of `to`, written without a sheet name as `to` holds the formula, and every other reference of
+ * `sheet` is qualified with its name.
  */
-function sameColumnTo(formula: string, sheet: string, column: number, to: string): string {
+function sameColumnTo(formula: string, sheet: string, column: number): string {
   const letters = columnLetter(column);
   const inColumn = (ref: string) => {
     const colon = ref.indexOf(':');
@@ -262,8 +253,8 @@ function sameColumnTo(formula: string, sheet: string, column: number, to: string
   };
   return formula.replace(TOKEN, (match, text, prefix, qualified, bare) => {
     if (text !== undefined) return match;
-    if (qualified !== undefined) return prefix === sheet && inColumn(qualified) ? `${to}!${qualified}` : match;
-    return `${inColumn(bare) ? to : sheet}!${bare}`;
+    if (qualified !== undefined) return prefix === sheet && inColumn(qualified) ? qualified : match;
+    return inColumn(bare) ? bare : `${sheet}!${bare}`;
   });
 }
 
