@@ -42,7 +42,6 @@ function cellOf(
   scope: PeriodScope,
   { first, last }: { first: number; last: number },
 ): Cell {
-  const c = (key: string) => sheet.ref(key, periodColumn(p));
   switch (row.rule) {
     case 'sum':
       return `=${periodSum(sheet, row.key, p)}`;
@@ -50,10 +49,13 @@ function cellOf(
       return `=${scope.monthRef(row.key, last)}`;
     case 'first':
       return `=${scope.monthRef(row.key, first)}`;
-    case 'same':
+    case 'same': {
+      const column = periodColumn(p);
       // churn_cvr of a period = sum of churn / sum of the months' starting customers (MODEL.md section 4).
-      if (row.key === 'churn_cvr') return `=IFERROR(${c('churn')}/${monthSum(sheet, 'cumulative_prev', p)},"")`;
-      return row.same ? `=${row.same(c)}` : null;
+      if (row.key === 'churn_cvr')
+        return `=IFERROR(${sheet.ref('churn', column)}/${monthSum(sheet, 'cumulative_prev', p)},"")`;
+      return row.same ? `=${row.same((key) => sheet.ref(key, column))}` : null;
+    }
     case 'special':
       return specialPeriodCell(sheet, row.key, p, scope, first, last);
   }

@@ -9,7 +9,7 @@
 
 import { PeriodSheet } from '../compile/grid';
 import type { CompiledWorkbook, Grid } from '../compile/index';
-import { aggregatePeriod, periodCell } from '../compile/periodRules';
+import { aggregatePeriod, type PeriodScope, periodCell } from '../compile/periodRules';
 import {
   ALL_PERIODS,
   a1,
@@ -20,7 +20,7 @@ import {
   periodColumn,
   yearColumn,
 } from '../layout';
-import { rowsFor } from '../rows';
+import { type RowDef, rowsFor } from '../rows';
 import { PLAN_MONTHS, type PlanFile } from '../schema';
 import type { Value } from '../workbook';
 import { actualInputColumn, actualInputKeys, actualInputRows, actualInputsSheetName } from './actualInputs';
@@ -159,12 +159,10 @@ export function dynamicMasked(
    * holds `FILLED`. Rows are written top down.
    */
   const shapes = new Uint8Array(out.length * width);
-  /** Writes a cell of `shape` (never blank), its content made only when it is not filled from the cell above. */
-  const put = (row: number, column: number, shape: number, content: () => string | number | null) => {
-    const r = out[row];
-    if (!r) return;
+  /** Whether the cell, of `shape` (never blank), is the one above filled down; records its shape. */
+  const filled = (row: number, column: number, shape: number) => {
     shapes[row * width + column] = shape;
-    r[column] = shape !== SHAPE.OWN && shapes[(row - 1) * width + column] === shape ? FILLED : content();
+    return shapes[(row - 1) * width + column] === shape;
   };
   const set = (row: number, column: number, content: string | number | null) => {
     const r = out[row];
@@ -174,54 +172,43 @@ export function dynamicMasked(
     const condition = flagCondition(c, fixed, t);
     if (condition === undefined) continue;
     const column = monthColumn(t);
-    rows.forEach((_, i) => {
-      if ((sourceGrid[i + 1]?.[column] ?? null) === null) set(i + 1, column, null);
-      else put(i + 1, column, SHAPE.MONTH, () => when(condition, `=${a1(i + 1, column, source)}`));
-    });
+    for (let r = 1; r <= rows.length; r++) {
+      if ((sourceGrid[r]?.[column] ?? null) === null) set(r, column, null);
+      else if (filled(r, column, SHAPE.MONTH)) set(r, column, FILLED);
+      else set(r, column, when(condition, `=${a1(r, column, source)}`));
+    }
   }
   const scratch = new PeriodSheet(masked, rows, '', plan.start_year, plan.start_month);
+  const monthRef = (key: string, t: number) => scratch.at(key, t);
+  const baseMonthRef = (key: string, t: number) => src.at(key, t, true);
   for (const p of ALL_PERIODS) {
     if (p.kind === 'month') continue;
     if (p.months.every((t) => fixed.has(t))) continue;
     const column = periodColumn(p);
-    const scope = {
-      months: p.months,
-      monthRef: (key: string, t: number) => scratch.at(key, t),
-      baseMonthRef: (key: string, t: number) => src.at(key, t, true),
-      basePeriodRef: (key: string) => src.ref(key, column, true),
-    };
-    // The period column as aggregated over `months` (the scratch sheet's other cells are never read).
-    const cellsOf = (months: number[]) => {
-      aggregatePeriod(scratch, p, { ...scope, months });
-      return scratch.grid.map((row) => row[column] ?? null);
-    };
-    const whole = cellsOf(p.months);
+    const basePeriodRef = (key: string) => src.ref(key, column, true);
+    // The period column as aggregated over its months (the scratch sheet's other cells are never read).
+    aggregatePeriod(scratch, p, { months: p.months, monthRef, baseMonthRef, basePeriodRef });
+    const whole = scratch.grid.map((row) => row[column] ?? null);
     const { any, all } = periodConditions(c, fixed, p.months);
+    /** The scope of each of the period's months alone, in order. */
+    const singles = p.months.map((t) => ({ months: [t], monthRef, baseMonthRef, basePeriodRef }));
+    const conditions = p.months.map((t) => flagCondition(c, fixed, t));
     rows.forEach((row, i) => {
       const r = i + 1;
-      /** The row's period cell as aggregated over month t alone. */
-      const single = (t: number) => periodCell(scratch, row, p, { ...scope, months: [t] });
-      const byMonth = (order: number[]) => {
-        if (single(order[0] ?? 0) == null) return null;
-        let e = '""';
-        for (const t of [...order].reverse()) {
-          const cell = expression(single(t));
-          const condition = flagCondition(c, fixed, t);
-          e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
-        }
-        return `=${e}`;
-      };
       // A last-month or first-month row's cell is never blank (`periodCell`), a summed row's where the sum is.
-      if (row.rule === 'last') put(r, column, SHAPE.LAST, () => when(any, byMonth([...p.months].reverse())));
-      else if (row.key === 'burn_multiple') set(r, column, when(any, byMonth(p.months)));
-      else if (row.rule === 'first') put(r, column, SHAPE.FIRST, () => when(any, byMonth(p.months)));
-      else if (row.rule === 'special') {
+      if (row.rule === 'last' || row.rule === 'first') {
+        const shape = row.rule === 'last' ? SHAPE.LAST : SHAPE.FIRST;
+        if (row.key !== 'burn_multiple' && filled(r, column, shape)) set(r, column, FILLED);
+        else set(r, column, when(any, byMonth(scratch, row, p, singles, conditions, row.rule === 'last')));
+      } else if (row.key === 'burn_multiple') {
+        set(r, column, when(any, byMonth(scratch, row, p, singles, conditions, false)));
+      } else if (row.rule === 'special') {
         const content =
           row.key === 'arr_progress' || row.key === 'revenue_rate' || row.key === 'required_cash'
             ? when(all, whole[r])
             : (whole[r] ?? null);
         set(r, column, when(any, content));
-      } else if (row.rule === 'sum' && whole[r] != null) put(r, column, SHAPE.SUM, () => when(any, whole[r]));
+      } else if (row.rule === 'sum' && whole[r] != null && filled(r, column, SHAPE.SUM)) set(r, column, FILLED);
       else set(r, column, when(any, whole[r] ?? null));
     });
   }
@@ -233,6 +220,31 @@ export function dynamicMasked(
       return shape && shape === shapes[(row - 1) * width + column] ? 'up' : undefined;
     },
   };
+}
+
+/**
+ * A period cell taken month by month: the latest (`latest`) or the earliest of the period's months whose flag is 1,
+ * each month's cell as the row aggregated over that month alone (`singles`, with each month's flag condition).
+ */
+function byMonth(
+  scratch: PeriodSheet,
+  row: RowDef,
+  p: Exclude<Period, { kind: 'month' }>,
+  singles: PeriodScope[],
+  conditions: (string | undefined)[],
+  latest: boolean,
+): string | null {
+  const order = singles.map((_, k) => k);
+  if (latest) order.reverse();
+  if (periodCell(scratch, row, p, singles[order[0] ?? 0] as PeriodScope) == null) return null;
+  let e = '""';
+  for (let k = order.length - 1; k >= 0; k--) {
+    const m = order[k] ?? 0;
+    const cell = expression(periodCell(scratch, row, p, singles[m] as PeriodScope));
+    const condition = conditions[m];
+    e = condition === undefined ? cell : `IF(${condition},${cell},${e})`;
+  }
+  return `=${e}`;
 }
 
 /**
