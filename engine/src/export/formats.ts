@@ -139,11 +139,8 @@ function invert(rowOf: Record<string, number>): Map<number, string> {
 }
 
 function periodSheetFormats(c: CaseLayout): CellFormatOf {
-  const keyOf = invert(c.rowOf);
-  return (row, column) => {
-    const key = keyOf.get(row);
-    return column > 0 && key ? metricFormat(key) : undefined;
-  };
+  const formatOfRow = new Map([...invert(c.rowOf)].map(([row, key]) => [row, metricFormat(key)]));
+  return (row, column) => (column > 0 ? formatOfRow.get(row) : undefined);
 }
 
 function varianceFormats(c: CaseLayout): CellFormatOf {
@@ -197,24 +194,23 @@ function widestText(v: number): number {
 /**
  * Column widths in characters, wide enough for each column's header and its largest formatted figure: the label
  * column fits its labels (capped), figure columns fit their numbers. User text counts as written, even when it looks
- * like a formula. A cell `formula` says is one counts by its value alone, its text unread.
+ * like a formula; a formula counts by its value.
  */
 export function columnWidths(
   grid: readonly (readonly (string | number | null)[])[],
   values: readonly (readonly (string | number | null)[])[],
   textOf: UserTextOf = () => undefined,
-  formula: (row: number, column: number) => boolean = () => false,
 ): number[] {
   const columns = Math.max(0, ...grid.map((r) => r.length));
   const widths: number[] = [];
   for (let c = 0; c < columns; c++) {
     let chars = 0;
     for (let r = 0; r < grid.length; r++) {
-      const known = formula(r, c);
-      const userText = known ? undefined : textOf(r, c);
-      const v = userText ?? values[r]?.[c] ?? grid[r]?.[c] ?? null;
-      const isFormula =
-        known || (userText === undefined && typeof grid[r]?.[c] === 'string' && String(grid[r]?.[c]).startsWith('='));
+      const content = grid[r]?.[c] ?? null;
+      if (content === null) continue;
+      const userText = textOf(r, c);
+      const v = userText ?? values[r]?.[c] ?? content;
+      const isFormula = userText === undefined && typeof content === 'string' && content.startsWith('=');
       if (typeof v === 'number') {
         // Formatting is the costly part: only a number whose widest possible text is wider than the widest so far.
         if (widestText(v) > chars) chars = Math.max(chars, grouped.format(v).length);

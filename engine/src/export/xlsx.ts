@@ -57,7 +57,7 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
       name: renamed.get(name) ?? name,
       hidden: hidden ?? false,
       frozenColumns,
-      widths: columnWidths(grid, values ?? grid, textOf, shared && ((r, c) => shared(r, c) !== undefined)),
+      widths: columnWidths(grid, values ?? grid, textOf),
       rows: grid.length,
       columns: Math.max(0, ...grid.map((row) => row.length)),
       ...(shared ? { shared } : {}),
