@@ -154,32 +154,74 @@ function numberText(n: number): string {
   return Number.isFinite(n) ? String(n) : '0';
 }
 
-/** A formula's element: its text, or its part of a shared formula (`shared`: the group and, in its first cell, the range). */
-function formulaXml(formula: string, shared: { si: number; ref?: string } | undefined): string {
-  if (!shared) return `<f>${xmlContent(formula)}</f>`;
-  if (shared.ref === undefined) return `<f t="shared" si="${shared.si}"/>`;
-  return `<f t="shared" ref="${shared.ref}" si="${shared.si}">${xmlContent(formula)}</f>`;
-}
+/** Whether a text holds a character that element content must escape or drop (`CONTENT`). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
+const NEEDS_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>]/;
 
-function cellXml(
-  ref: string,
+/**
+ * Writes a cell's element: a formula (its text, or its part of a shared formula: the group `si` and, in its first
+ * cell, the range `ref`) with its cached result, a number, or shared text. Written straight into the buffer, piece by
+ * piece: a sheet has tens of thousands of cells, and a string built for each would be garbage at once.
+ */
+function writeCell(
+  out: Utf8Buffer,
+  column: string,
+  row: string,
   cell: WriterCell,
   style: number,
   strings: SharedStrings,
-  shared?: { si: number; ref?: string },
-): string {
-  const s = style ? ` s="${style}"` : '';
-  if ('formula' in cell) {
-    const f = formulaXml(cell.formula, shared);
-    const result = cell.result;
-    if (result === undefined) return `<c r="${ref}"${s}>${f}</c>`;
-    if (typeof result === 'number') return `<c r="${ref}"${s}>${f}<v>${numberText(result)}</v></c>`;
-    if (typeof result === 'boolean') return `<c r="${ref}"${s} t="b">${f}<v>${result ? 1 : 0}</v></c>`;
-    // A blank result is the empty string, as Excel caches a formula that returns "".
-    return `<c r="${ref}"${s} t="str">${f}<v>${xmlContent(result ?? '')}</v></c>`;
+  si: number,
+  ref: string | undefined,
+): void {
+  out.ascii('<c r="');
+  out.ascii(column);
+  out.ascii(row);
+  if (style) {
+    out.ascii('" s="');
+    out.ascii(String(style));
   }
-  if ('number' in cell) return `<c r="${ref}"${s}><v>${numberText(cell.number)}</v></c>`;
-  return `<c r="${ref}"${s} t="s"><v>${strings.id(cell.text)}</v></c>`;
+  if ('formula' in cell) {
+    const result = cell.result;
+    if (typeof result === 'boolean') out.ascii('" t="b');
+    else if (result !== undefined && typeof result !== 'number') out.ascii('" t="str');
+    if (si < 0) {
+      out.ascii('"><f>');
+      out.content(cell.formula);
+      out.ascii('</f>');
+    } else if (ref === undefined) {
+      out.ascii('"><f t="shared" si="');
+      out.ascii(String(si));
+      out.ascii('"/>');
+    } else {
+      out.ascii('"><f t="shared" ref="');
+      out.ascii(ref);
+      out.ascii('" si="');
+      out.ascii(String(si));
+      out.ascii('">');
+      out.content(cell.formula);
+      out.ascii('</f>');
+    }
+    if (result === undefined) {
+      out.ascii('</c>');
+      return;
+    }
+    out.ascii('<v>');
+    if (typeof result === 'number') out.ascii(numberText(result));
+    else if (typeof result === 'boolean') out.ascii(result ? '1' : '0');
+    // A blank result is the empty string, as Excel caches a formula that returns "".
+    else out.content(result ?? '');
+    out.ascii('</v></c>');
+    return;
+  }
+  if ('number' in cell) {
+    out.ascii('"><v>');
+    out.ascii(numberText(cell.number));
+    out.ascii('</v></c>');
+    return;
+  }
+  out.ascii('" t="s"><v>');
+  out.ascii(String(strings.id(cell.text)));
+  out.ascii('</v></c>');
 }
 
 /** UTF-8 bytes written text by text into one buffer that grows as needed, so no part is ever one long string. */
@@ -188,15 +230,46 @@ class Utf8Buffer {
   private length = 0;
   private readonly encoder = new TextEncoder();
 
+  /** Room for `n` more bytes. */
+  private room(n: number): void {
+    const need = this.length + n;
+    if (need <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(need, this.bytes.length * 2));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
   write(text: string): void {
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    const need = this.length + text.length * 3;
-    if (need > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(need, this.bytes.length * 2));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
+    this.room(text.length * 3);
+    // Short text byte by byte while it is ASCII, as most of a sheet is: no view of the buffer made for it.
+    let i = 0;
+    if (text.length < 256) {
+      const bytes = this.bytes;
+      let at = this.length;
+      for (; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 128) break;
+        bytes[at++] = c;
+      }
+      this.length = at;
+      if (i === text.length) return;
     }
-    this.length += this.encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
+    this.length += this.encoder.encodeInto(i ? text.slice(i) : text, this.bytes.subarray(this.length)).written;
+  }
+
+  /** Markup, references and numbers: ASCII only. */
+  ascii(text: string): void {
+    this.room(text.length);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /** Text as an element's content holds it (`xmlContent`). */
+  content(text: string): void {
+    this.write(NEEDS_ESCAPE.test(text) ? xmlContent(text) : text);
   }
 
   /** The bytes written since the last `clear` (a view: valid until the next write). */
@@ -232,8 +305,8 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
   const downSi = new Int32Array(sheet.columns);
   const downTo = new Int32Array(sheet.columns).fill(-1);
   for (let r = 0; r < sheet.rows; r++) {
-    const row = r + 1;
-    let cells = '';
+    const row = String(r + 1);
+    let open = false;
     /** The shared formula the cells up to `rightTo` take from the run's first cell. */
     let rightSi = 0;
     let rightTo = -1;
@@ -242,28 +315,35 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
       const right = c <= rightTo;
       const cell = sheet.cell(r, c, !(down || right));
       if (cell === null) continue;
-      let shared: { si: number; ref?: string } | undefined;
-      if (down) shared = { si: downSi[c] ?? 0 };
-      else if (right) shared = { si: rightSi };
+      let si = -1;
+      let ref: string | undefined;
+      if (down) si = downSi[c] ?? 0;
+      else if (right) si = rightSi;
       else if (sharing && 'formula' in cell) {
         let end = c;
         while (end + 1 < sheet.columns && sharing(r, end + 1) === 'left') end++;
         let bottom = r;
         if (end === c) while (bottom + 1 < sheet.rows && sharing(bottom + 1, c) === 'up') bottom++;
         if (end > c) {
-          rightSi = groups++;
+          si = rightSi = groups++;
           rightTo = end;
-          shared = { si: rightSi, ref: `${letters[c]}${row}:${letters[end]}${row}` };
+          ref = `${letters[c]}${row}:${letters[end]}${row}`;
         } else if (bottom > r) {
-          const si = groups++;
+          si = groups++;
           downSi[c] = si;
           downTo[c] = bottom;
-          shared = { si, ref: `${letters[c]}${row}:${letters[c]}${bottom + 1}` };
+          ref = `${letters[c]}${row}:${letters[c]}${bottom + 1}`;
         }
       }
-      cells += cellXml(`${letters[c]}${row}`, cell, styles.id(cell.format, r === 0), strings, shared);
+      if (!open) {
+        out.ascii('<row r="');
+        out.ascii(row);
+        out.ascii('">');
+        open = true;
+      }
+      writeCell(out, letters[c] ?? '', row, cell, styles.id(cell.format, r === 0), strings, si, ref);
     }
-    if (cells) out.write(`<row r="${row}">${cells}</row>`);
+    if (open) out.ascii('</row>');
   }
   out.write('</sheetData></worksheet>');
 }
