@@ -68,7 +68,8 @@ function stop(error?: Error): void {
 function start(): Worker {
   const w = new Worker(BOOT.script, {
     eval: BOOT.eval,
-    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    // The young generation of the API process (`--max-semi-space-size=64`): an export's garbage dies young there.
+    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 64 },
     // The worker writes nothing to the API's output: a failure comes back as its answer.
     stdout: true,
     stderr: true,
