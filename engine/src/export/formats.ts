@@ -202,24 +202,23 @@ export function columnWidths(
   textOf: UserTextOf = () => undefined,
 ): number[] {
   const columns = Math.max(0, ...grid.map((r) => r.length));
-  const widths: number[] = [];
-  for (let c = 0; c < columns; c++) {
-    let chars = 0;
-    for (let r = 0; r < grid.length; r++) {
-      const content = grid[r]?.[c] ?? null;
+  const chars = new Array<number>(columns).fill(0);
+  grid.forEach((row, r) => {
+    const rowValues = values[r];
+    for (let c = 0; c < row.length; c++) {
+      const content = row[c] ?? null;
       if (content === null) continue;
       const userText = textOf(r, c);
-      const v = userText ?? values[r]?.[c] ?? content;
-      const isFormula = userText === undefined && typeof content === 'string' && content.startsWith('=');
+      const v = userText ?? rowValues?.[c] ?? content;
+      const widest = chars[c] ?? 0;
       if (typeof v === 'number') {
         // Formatting is the costly part: only a number whose widest possible text is wider than the widest so far.
-        if (widestText(v) > chars) chars = Math.max(chars, grouped.format(v).length);
+        if (widestText(v) > widest) chars[c] = Math.max(widest, grouped.format(v).length);
         continue;
       }
-      const text = v === null || isFormula ? '' : v;
-      chars = Math.max(chars, text.length);
+      const isFormula = userText === undefined && typeof content === 'string' && content.startsWith('=');
+      if (v !== null && !isFormula && v.length > widest) chars[c] = v.length;
     }
-    widths.push(c === 0 ? Math.min(48, Math.max(12, chars + 2)) : Math.min(24, Math.max(10, chars + 3)));
-  }
-  return widths;
+  });
+  return chars.map((n, c) => (c === 0 ? Math.min(48, Math.max(12, n + 2)) : Math.min(24, Math.max(10, n + 3))));
 }
