@@ -3,7 +3,7 @@
  */
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { type WriterSheet, writeXlsx } from './xlsxWriter';
+import { type Sharing, type WriterSheet, writeXlsx } from './xlsxWriter';
 
 const sheet = (name: string, rows: number): WriterSheet => ({
   name,
@@ -14,6 +14,35 @@ const sheet = (name: string, rows: number): WriterSheet => ({
   columns: 2,
   cell: (r, c) => (c === 0 ? { text: `row ${r} & <é>` } : { formula: `B${r}+1`, result: r }),
 });
+
+/**
+ * The XML of a one-sheet book of `formulas` (by row and column, each cell's cached result its 0-based column), its
+ * cells filled as `shared` says; the formula texts the writer asks for are added to `read`.
+ */
+async function sheetXml(formulas: (string | null)[][], shared: Sharing, read: string[] = []): Promise<string> {
+  const bytes = await writeXlsx({
+    title: 'Plan',
+    creator: 'Topline',
+    sheets: [
+      {
+        name: 'One',
+        hidden: false,
+        frozenColumns: 0,
+        widths: [],
+        rows: formulas.length,
+        columns: Math.max(...formulas.map((row) => row.length)),
+        cell: (r, c, formulaText) => {
+          const formula = formulas[r]?.[c];
+          if (formula && formulaText) read.push(formula);
+          return formula ? { formula: formulaText ? formula : '', result: c } : null;
+        },
+        shared,
+      },
+    ],
+    names: [],
+  });
+  return (await (await JSZip.loadAsync(bytes)).file('xl/worksheets/sheet1.xml')?.async('string')) ?? '';
+}
 
 describe('the XLSX writer', () => {
   it.each([
@@ -55,27 +84,7 @@ describe('the XLSX writer', () => {
       [null, 'A2*2', 'B2*2', 'C2*2', null, 'E2+1', 'F2+1'],
       [null, 'A3*2', 'B3*3'],
     ];
-    const bytes = await writeXlsx({
-      title: 'Plan',
-      creator: 'Topline',
-      sheets: [
-        {
-          name: 'One',
-          hidden: false,
-          frozenColumns: 0,
-          widths: [],
-          rows: 3,
-          columns: 7,
-          cell: (r, c, formulaText) => {
-            const formula = formulas[r]?.[c];
-            return formula ? { formula: formulaText ? formula : '', result: c } : null;
-          },
-          shared: (r, c) => (r === 1 && ((c >= 2 && c <= 3) || c === 6) ? 'left' : undefined),
-        },
-      ],
-      names: [],
-    });
-    const xml = await (await JSZip.loadAsync(bytes)).file('xl/worksheets/sheet1.xml')?.async('string');
+    const xml = await sheetXml(formulas, (r, c) => (r === 1 && ((c >= 2 && c <= 3) || c === 6) ? 'left' : undefined));
     expect(xml).toContain(
       '<row r="2"><c r="B2"><f t="shared" ref="B2:D2" si="0">A2*2</f><v>1</v></c><c r="C2"><f t="shared" si="0"/><v>2</v></c><c r="D2"><f t="shared" si="0"/><v>3</v></c><c r="F2"><f t="shared" ref="F2:G2" si="1">E2+1</f><v>5</v></c><c r="G2"><f t="shared" si="1"/><v>6</v></c></row>',
     );
@@ -94,39 +103,22 @@ describe('the XLSX writer', () => {
       [null, 'A7*3'],
     ];
     const read: string[] = [];
-    const bytes = await writeXlsx({
-      title: 'Plan',
-      creator: 'Topline',
-      sheets: [
-        {
-          name: 'One',
-          hidden: false,
-          frozenColumns: 0,
-          widths: [],
-          rows: 7,
-          columns: 4,
-          cell: (r, c, formulaText) => {
-            const formula = formulas[r]?.[c];
-            if (formula && formulaText) read.push(formula);
-            return formula ? { formula: formulaText ? formula : '', result: r } : null;
-          },
-          shared: (r, c) => {
-            if (c === 1 && (r === 2 || r === 3 || r === 6)) return 'up';
-            return r === 2 && c === 3 ? 'left' : undefined;
-          },
-        },
-      ],
-      names: [],
-    });
-    const xml = await (await JSZip.loadAsync(bytes)).file('xl/worksheets/sheet1.xml')?.async('string');
+    const xml = await sheetXml(
+      formulas,
+      (r, c) => {
+        if (c === 1 && (r === 2 || r === 3 || r === 6)) return 'up';
+        return r === 2 && c === 3 ? 'left' : undefined;
+      },
+      read,
+    );
     expect(xml).toContain('<c r="B2"><f t="shared" ref="B2:B4" si="0">$A$1+A2</f><v>1</v></c>');
     expect(xml).toContain(
-      '<row r="3"><c r="B3"><f t="shared" si="0"/><v>2</v></c><c r="C3"><f t="shared" ref="C3:D3" si="1">C2*2</f><v>2</v></c><c r="D3"><f t="shared" si="1"/><v>2</v></c></row>',
+      '<row r="3"><c r="B3"><f t="shared" si="0"/><v>1</v></c><c r="C3"><f t="shared" ref="C3:D3" si="1">C2*2</f><v>2</v></c><c r="D3"><f t="shared" si="1"/><v>3</v></c></row>',
     );
-    expect(xml).toContain('<row r="4"><c r="B4"><f t="shared" si="0"/><v>3</v></c></row>');
-    expect(xml).toContain('<row r="5"><c r="B5"><f>A5-1</f><v>4</v></c></row>');
-    expect(xml).toContain('<c r="B6"><f t="shared" ref="B6:B7" si="2">A6*3</f><v>5</v></c>');
-    expect(xml).toContain('<row r="7"><c r="B7"><f t="shared" si="2"/><v>6</v></c></row>');
+    expect(xml).toContain('<row r="4"><c r="B4"><f t="shared" si="0"/><v>1</v></c></row>');
+    expect(xml).toContain('<row r="5"><c r="B5"><f>A5-1</f><v>1</v></c></row>');
+    expect(xml).toContain('<c r="B6"><f t="shared" ref="B6:B7" si="2">A6*3</f><v>1</v></c>');
+    expect(xml).toContain('<row r="7"><c r="B7"><f t="shared" si="2"/><v>1</v></c></row>');
     // A shared cell's text is never asked for.
     expect(read.sort()).toEqual(['$A$1+A2', 'A5-1', 'A6*3', 'C2*2'].sort());
   });
