@@ -33,7 +33,7 @@ export function revisedMonths(c: PlanCase, act: Set<number>): Map<number, { patt
 /** Formula summing the daily entries of a metric in month t, or undefined when there are none. */
 export type DailySums = (metric: 'meeting' | 'order' | 'registration', t: number) => string | undefined;
 
-/** The Actual sheet: each month entered, revised or forecast, then their quarters and years. */
+/** The Actual sheet: each month entered, revised or forecast, then (unless `periods` is false) their quarters and years. */
 export function compileActual(
   name: string,
   c: PlanCase,
@@ -43,6 +43,7 @@ export function compileActual(
   start: { year: number; month: number },
   daily: DailySums,
   inputs: CaseInputs,
+  periods = true,
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Actual (ACT) and forecast (EST)', start.year, start.month);
   sheet.yearTarget = (year) => assumptions.ref('arr', year);
@@ -75,7 +76,7 @@ export function compileActual(
       fillForecastMonth(sheet, t, estimate, c.cash[String(t)]?.beginning_cash_balance !== undefined);
     }
   }
-  aggregateAllPeriods(sheet);
+  if (periods) aggregateAllPeriods(sheet);
   return sheet;
 }
 

@@ -129,7 +129,7 @@ function fillRatios(s: PeriodSheet, t: number): void {
   }
 }
 
-/** The Estimate sheet: the 72 planned months, then their quarters and years. */
+/** The Estimate sheet: the 72 planned months, then (unless `periods` is false) their quarters and years. */
 export function compileEstimate(
   name: string,
   c: PlanCase,
@@ -137,6 +137,7 @@ export function compileEstimate(
   assumptions: Assumptions,
   start: { year: number; month: number },
   inputs: CaseInputs,
+  periods = true,
 ): PeriodSheet {
   const sheet = new PeriodSheet(name, rowsFor(template), 'Estimate', start.year, start.month);
   sheet.yearTarget = (year) => assumptions.ref('arr', year);
@@ -151,6 +152,6 @@ export function compileEstimate(
       value: stored[key],
     }));
   }
-  aggregateAllPeriods(sheet);
+  if (periods) aggregateAllPeriods(sheet);
   return sheet;
 }

@@ -92,7 +92,7 @@ export function compilePlan(plan: PlanFile, options: CompileOptions): CompiledWo
  * with every month ACT in every case, without values or revisions (`plan`, as the exports make it):
  * - `act`: that plan compiled, each case's sheets as `compilePlan` gives them but its ActualToDate, EstimateToDate and
  *   Variance sheets only named in its layout, not compiled, as the exports write those themselves
- *   (`export/actMonths.ts`);
+ *   (`export/actMonths.ts`), and its Estimate and Actual sheets' months alone, which is what the exports read;
  * - `forecasts`: by case, its Actual sheet with no month ACT, every month as the actual view forecasts a month that is
  *   not ACT, which depends on that month alone (without a revision, which needs an ACT month, it is the estimate).
  */
@@ -150,8 +150,8 @@ interface CaseContext {
   varianceRows: RowDef[];
   inputCells: InputCells;
   /**
-   * The ActualToDate, EstimateToDate and Variance sheets are named in the layout, not compiled, and the Costs sheet
-   * is left out (`compileActSide`).
+   * The ActualToDate, EstimateToDate and Variance sheets are named in the layout, not compiled, the Costs sheet is
+   * left out, and the Estimate and Actual sheets have their months only, no quarters or years (`compileActSide`).
    */
   namesOnly?: boolean;
 }
@@ -177,7 +177,15 @@ function caseEstimate(context: CaseContext, i: number) {
   const assumptions = new Assumptions(caseSheetName(i, 'Assumptions'));
   const assumptionsGrid = compileAssumptions(c, i);
   const inputs = { caseIndex: i, cells: context.inputCells };
-  const estimate = compileEstimate(caseSheetName(i, 'Estimate'), c, plan.template, assumptions, start, inputs);
+  const estimate = compileEstimate(
+    caseSheetName(i, 'Estimate'),
+    c,
+    plan.template,
+    assumptions,
+    start,
+    inputs,
+    !context.namesOnly,
+  );
   return { assumptions, assumptionsGrid, inputs, estimate };
 }
 
@@ -231,6 +239,7 @@ function compileCase(
       start,
       daily?.sums ?? (() => undefined),
       inputs,
+      !context.namesOnly,
     );
     sheets[actual.name] = actual.grid;
     view = actual;
