@@ -153,8 +153,7 @@ export function conditionalMonths(
         if (r === 0 || !side) return;
         const content = linkedOf.get(at(r, column)) ?? row[column] ?? null;
         if (content === null || side.act[r]?.[column] !== null) return;
-        sideCell(side, 'act', r, column, expression(content));
-        sideCell(side, 'est', r, column, expression(content));
+        sideCell(side, 'both', r, column, expression(content));
       });
     }
     if (own) out.set(sheet, list);
@@ -203,13 +202,18 @@ export function sideShared(side: ExportSheetSide, which: 'act' | 'est'): Sharing
 }
 
 /**
- * Writes `content` (an expression of the Actual sheet's cell) into one side of its month, as a formula of that side's
- * sheet, and answers the cell's reference. Each side computes only while its month's flag chooses it and is blank
+ * Writes `content` (an expression of the Actual sheet's cell) into one side of its month (or both, moved once), as a
+ * formula of that side's sheet, and answers the cell's reference (the ACT side's for both). Each side computes only while its month's flag chooses it and is blank
  * otherwise: the Actual sheet reads the side its flag chooses and never the other, so the other's figures would be
  * read by nothing, and with it blank every side cell is either blank or the Actual sheet's own value.
  */
-function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, column: number, content: string): string {
-  const name = `${side.sheet}_${which === 'act' ? 'ACT' : 'EST'}`;
+function sideCell(
+  side: ExportSheetSide,
+  which: 'act' | 'est' | 'both',
+  row: number,
+  column: number,
+  content: string,
+): string {
   const month = side.columns.get(column);
   if (!month) throw new Error(`column ${column} of ${side.sheet} holds no conditional month`);
   const { condition } = month;
@@ -217,10 +221,12 @@ function sideCell(side: ExportSheetSide, which: 'act' | 'est', row: number, colu
   const read = sameCellSheet(content, row, column);
   const other = read !== undefined && read !== side.sheet;
   const formula = other ? content : sameColumnTo(content, side.sheet, column);
-  const r = side[which][row];
-  if (r) r[column] = which === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
-  if (other) side.sameCell[which].set(at(row, column), read);
-  return a1(row, column, name);
+  for (const w of which === 'both' ? (['act', 'est'] as const) : [which]) {
+    const r = side[w][row];
+    if (r) r[column] = w === 'act' ? `=IF(${condition},${formula},"")` : `=IF(${condition},"",${formula})`;
+    if (other) side.sameCell[w].set(at(row, column), read);
+  }
+  return a1(row, column, `${side.sheet}_${which === 'est' ? 'EST' : 'ACT'}`);
 }
 
 const SHEET_NAME = /^(?:[A-Za-z_][\w.]*|'(?:[^']|'')+')$/;
