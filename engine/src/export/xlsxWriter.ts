@@ -165,7 +165,7 @@ const NEEDS_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>]/;
  */
 function writeCell(
   out: Utf8Buffer,
-  column: string,
+  opening: string,
   row: string,
   cell: WriterCell,
   style: number,
@@ -173,13 +173,10 @@ function writeCell(
   si: number,
   ref: string | undefined,
 ): void {
-  out.ascii('<c r="');
-  out.ascii(column);
+  // The cell's opening up to its column letters (`<c r="AB`), then its row.
+  out.ascii(opening);
   out.ascii(row);
-  if (style) {
-    out.ascii('" s="');
-    out.ascii(String(style));
-  }
+  if (style) out.ascii(styleText(style));
   if ('formula' in cell) {
     const result = cell.result;
     if (typeof result === 'boolean') out.ascii('" t="b');
@@ -189,9 +186,7 @@ function writeCell(
       out.content(cell.formula);
       out.ascii('</f>');
     } else if (ref === undefined) {
-      out.ascii('"><f t="shared" si="');
-      out.ascii(String(si));
-      out.ascii('"/>');
+      out.ascii(sharedChild(si));
     } else {
       out.ascii('"><f t="shared" ref="');
       out.ascii(ref);
@@ -222,6 +217,28 @@ function writeCell(
   out.ascii('" t="s"><v>');
   out.ascii(String(strings.id(cell.text)));
   out.ascii('</v></c>');
+}
+
+/** `" s="3`: the style attribute of style 3 after a cell's reference, made once for each style. */
+const styleTexts: string[] = [];
+function styleText(style: number): string {
+  let text = styleTexts[style];
+  if (text === undefined) {
+    text = `" s="${style}`;
+    styleTexts[style] = text;
+  }
+  return text;
+}
+
+/** `"><f t="shared" si="12"/>`: a cell's part of shared formula 12, made once for each group number. */
+const sharedChildren: string[] = [];
+function sharedChild(si: number): string {
+  let text = sharedChildren[si];
+  if (text === undefined) {
+    text = `"><f t="shared" si="${si}"/>`;
+    sharedChildren[si] = text;
+  }
+  return text;
 }
 
 /** UTF-8 bytes written text by text into one buffer that grows as needed, so no part is ever one long string. */
@@ -298,6 +315,7 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
   }
   out.write('<sheetData>');
   const letters = Array.from({ length: sheet.columns }, (_, c) => columnName(c));
+  const openings = letters.map((column) => `<c r="${column}`);
   const sharing = sheet.shared?.bind(sheet);
   /** The sheet's shared formulas so far. */
   let groups = 0;
@@ -341,7 +359,7 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
         out.ascii('">');
         open = true;
       }
-      writeCell(out, letters[c] ?? '', row, cell, styles.id(cell.format, r === 0), strings, si, ref);
+      writeCell(out, openings[c] ?? '', row, cell, styles.id(cell.format, r === 0), strings, si, ref);
     }
     if (open) out.ascii('</row>');
   }
