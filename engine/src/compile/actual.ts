@@ -33,7 +33,10 @@ export function revisedMonths(c: PlanCase, act: Set<number>): Map<number, { patt
 /** Formula summing the daily entries of a metric in month t, or undefined when there are none. */
 export type DailySums = (metric: 'meeting' | 'order' | 'registration', t: number) => string | undefined;
 
-/** The Actual sheet: each month entered, revised or forecast, then (unless `periods` is false) their quarters and years. */
+/**
+ * The Actual sheet: each month entered, revised or forecast, then (unless `periods` is false) their quarters and
+ * years.
+ */
 export function compileActual(
   name: string,
   c: PlanCase,

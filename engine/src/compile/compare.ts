@@ -9,6 +9,10 @@ import { safeRatio } from './formulas';
 import { emptyGrid, type Grid, PeriodSheet, refOrBlank, setCell } from './grid';
 import { aggregatePeriod } from './periodRules';
 
+/** The label column's header of the ActualToDate and EstimateToDate sheets. */
+export const ACTUAL_TO_DATE_TITLE = 'Actual, ACT months only';
+export const ESTIMATE_TO_DATE_TITLE = 'Estimate, ACT months only';
+
 export const VARIANCE_BLOCKS = ['progress', 'difference_value', 'difference_rate'] as const;
 export type VarianceBlock = (typeof VARIANCE_BLOCKS)[number];
 

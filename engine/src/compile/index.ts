@@ -17,7 +17,13 @@ import {
   PLAN_SHEET,
   planRef,
 } from './assumptions';
-import { comparedPeriods, compileMasked, compileVariance } from './compare';
+import {
+  ACTUAL_TO_DATE_TITLE,
+  comparedPeriods,
+  compileMasked,
+  compileVariance,
+  ESTIMATE_TO_DATE_TITLE,
+} from './compare';
 import { type CostLayout, compileCosts } from './costs';
 import { compileDashboard, type DashboardLayout } from './dashboard';
 import { compileEstimate } from './estimate';
@@ -253,10 +259,10 @@ function compileCase(
       // Referred to by name only (the Dashboard's fiscal year achieved reads its year cells).
       actualToDate = new PeriodSheet(name('ActualToDate'), rows, '', start.year, start.month);
     } else {
-      actualToDate = compileMasked(name('ActualToDate'), 'Actual, ACT months only', actual, rows, layout.act, start);
+      actualToDate = compileMasked(name('ActualToDate'), ACTUAL_TO_DATE_TITLE, actual, rows, layout.act, start);
       const estimateToDate = compileMasked(
         name('EstimateToDate'),
-        'Estimate, ACT months only',
+        ESTIMATE_TO_DATE_TITLE,
         estimate,
         rows,
         layout.act,

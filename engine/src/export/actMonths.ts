@@ -255,7 +255,7 @@ const SHAPE = { OWN: 0, MONTH: 1, SUM: 2, LAST: 3, FIRST: 4 } as const;
 
 /**
  * The Variance sheet with each period not compared at export compared while any of its months is ACT; `base` is the
- * sheet compiled with every month ACT. Each comparison of `compileVariance` reads its own period's ActualToDate cell
+ * sheet compared in every column (`compileVariance` over every month, its filled cells `FILLED`). Each comparison of `compileVariance` reads its own period's ActualToDate cell
  * first and is blank while that is (`varianceComparisons.test.ts`), which `dynamicMasked` makes it whenever none of
  * the period's months is ACT: so a comparison needs no condition of its own.
  */

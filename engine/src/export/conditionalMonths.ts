@@ -203,9 +203,10 @@ export function sideShared(side: ExportSheetSide, which: 'act' | 'est'): Sharing
 
 /**
  * Writes `content` (an expression of the Actual sheet's cell) into one side of its month (or both, moved once), as a
- * formula of that side's sheet, and answers the cell's reference (the ACT side's for both). Each side computes only while its month's flag chooses it and is blank
- * otherwise: the Actual sheet reads the side its flag chooses and never the other, so the other's figures would be
- * read by nothing, and with it blank every side cell is either blank or the Actual sheet's own value.
+ * formula of that side's sheet, and answers the cell's reference (the ACT side's for both). Each side computes only
+ * while its month's flag chooses it and is blank otherwise: the Actual sheet reads the side its flag chooses and never
+ * the other, so the other's figures would be read by nothing, and with it blank every side cell is either blank or the
+ * Actual sheet's own value.
  */
 function sideCell(
   side: ExportSheetSide,
@@ -231,7 +232,10 @@ function sideCell(
 
 const SHEET_NAME = /^(?:[A-Za-z_][\w.]*|'(?:[^']|'')+')$/;
 
-/** The sheet whose cell at (row, column) `formula` is, when it is only that (`C1_Estimate!G6` in G6), else undefined. */
+/**
+ * The sheet whose cell at (row, column) `formula` is, when the formula is only that reference (`C1_Estimate!G6` in
+ * G6); else undefined.
+ */
 function sameCellSheet(formula: string, row: number, column: number): string | undefined {
   const bang = formula.lastIndexOf('!');
   if (bang < 1) return undefined;

@@ -7,7 +7,7 @@
  */
 
 import { calendarOf } from '../calendar';
-import { compileVariance } from '../compile/compare';
+import { ACTUAL_TO_DATE_TITLE, compileVariance, ESTIMATE_TO_DATE_TITLE } from '../compile/compare';
 import { PeriodSheet } from '../compile/grid';
 import { type CompiledWorkbook, compilePlan, type Grid } from '../compile/index';
 import { a1, PERIOD_COLUMNS } from '../layout';
@@ -165,8 +165,8 @@ function dependentSheets(wb: ExportWorkbook, act: CompiledWorkbook, sheets: Expo
     const own = c.sheets.actual !== undefined;
     const rows = rowsFor(plan.template);
     const bare = (name: string, title: string) => new PeriodSheet(name, rows, title, plan.start_year, plan.start_month);
-    const atdSheet = bare(atd, 'Actual, ACT months only');
-    const etdSheet = bare(etd, 'Estimate, ACT months only');
+    const atdSheet = bare(atd, ACTUAL_TO_DATE_TITLE);
+    const etdSheet = bare(etd, ESTIMATE_TO_DATE_TITLE);
     const replaced: [string, { grid: Grid; shared: Sharing }][] = [
       [atd, dynamicMasked(plan, c, atd, view, own ? wb.grid(atd) : atdSheet.grid, base(view))],
       [

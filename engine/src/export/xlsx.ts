@@ -65,15 +65,15 @@ export async function exportXlsx(wb: ExportWorkbook, options: XlsxOptions = {}):
         const content = grid[r]?.[c] ?? null;
         if (content === null) return null;
         const format = pattern(formatOf(r, c));
-        // A formula shared from the left or above needs no text of its own (renamed sheets are renamed in the first cell's):
-        // its text is not read at all.
-        const shared = !formulaText;
-        const text = shared ? undefined : textOf(r, c);
+        // A formula filled from the left or above needs no text of its own (renamed sheets are renamed in the first
+        // cell's): its text is not read at all.
+        const filled = !formulaText;
+        const text = filled ? undefined : textOf(r, c);
         // User text is a string cell whatever it starts with.
         if (text !== undefined) return { text, format };
         if (typeof content === 'number') return { number: content, format };
-        if (!shared && !content.startsWith('=')) return { text: content, format };
-        const formula = shared ? '' : renameSheets(content.slice(1), renamed);
+        if (!filled && !content.startsWith('=')) return { text: content, format };
+        const formula = filled ? '' : renameSheets(content.slice(1), renamed);
         return cached && values
           ? { formula, result: cachedResult(values[r]?.[c] ?? null), format }
           : { formula, format };

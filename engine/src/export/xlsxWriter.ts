@@ -10,6 +10,8 @@
  * down): its text once, in the run's first cell.
  */
 
+import { columnLetter } from '../layout';
+import { Utf8Buffer, xmlContent, xmlText } from './xmlBytes';
 import { deflateStream, deflateZlib, nodeZlib, type ZipEntry, zip } from './zip';
 
 /** A sheet as the writer takes it: cell contents with the cached result and the style of each. */
@@ -56,30 +58,6 @@ const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
-
-/** Characters XML 1.0 cannot hold at all; a name or a label with one loses it rather than corrupting the file. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
-const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-/** Text as an attribute value holds it. */
-function xmlText(text: string): string {
-  return text.replace(INVALID, '').replace(/[&<>"]/g, (c) => ENTITY[c] ?? c);
-}
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
-const CONTENT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>]/g;
-
-/** Text as an element's content holds it (a quote needs no escape there): one pass over a formula's text. */
-function xmlContent(text: string): string {
-  return text.replace(CONTENT, (c) => ENTITY[c] ?? '');
-}
-
-export function columnName(index: number): string {
-  let name = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
 
 /** Styles: one cell format per (number format, bold) pair in use, custom number formats numbered from 164. */
 class Styles {
@@ -153,10 +131,6 @@ class SharedStrings {
 function numberText(n: number): string {
   return Number.isFinite(n) ? String(n) : '0';
 }
-
-/** Whether a text holds a character that element content must escape or drop (`CONTENT`). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point.
-const NEEDS_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>]/;
 
 /**
  * Writes a cell's element: a formula (its text, or its part of a shared formula: the group `si` and, in its first
@@ -241,69 +215,11 @@ function sharedChild(si: number): string {
   return text;
 }
 
-/** UTF-8 bytes written text by text into one buffer that grows as needed, so no part is ever one long string. */
-class Utf8Buffer {
-  private bytes = new Uint8Array(1 << 20);
-  private length = 0;
-  private readonly encoder = new TextEncoder();
-
-  /** Room for `n` more bytes. */
-  private room(n: number): void {
-    const need = this.length + n;
-    if (need <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(need, this.bytes.length * 2));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-  }
-
-  write(text: string): void {
-    // UTF-8 takes at most 3 bytes for each UTF-16 unit.
-    this.room(text.length * 3);
-    // Short text byte by byte while it is ASCII, as most of a sheet is: no view of the buffer made for it.
-    let i = 0;
-    if (text.length < 256) {
-      const bytes = this.bytes;
-      let at = this.length;
-      for (; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= 128) break;
-        bytes[at++] = c;
-      }
-      this.length = at;
-      if (i === text.length) return;
-    }
-    this.length += this.encoder.encodeInto(i ? text.slice(i) : text, this.bytes.subarray(this.length)).written;
-  }
-
-  /** Markup, references and numbers: ASCII only. */
-  ascii(text: string): void {
-    this.room(text.length);
-    const bytes = this.bytes;
-    let at = this.length;
-    for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
-    this.length = at;
-  }
-
-  /** Text as an element's content holds it (`xmlContent`). */
-  content(text: string): void {
-    this.write(NEEDS_ESCAPE.test(text) ? xmlContent(text) : text);
-  }
-
-  /** The bytes written since the last `clear` (a view: valid until the next write). */
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-
-  clear(): void {
-    this.length = 0;
-  }
-}
-
 function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings: SharedStrings): void {
   const x = sheet.frozenColumns;
   const pane =
     x > 0
-      ? `<pane xSplit="${x}" ySplit="1" topLeftCell="${columnName(x)}2" activePane="bottomRight" state="frozen"/><selection pane="bottomRight"/>`
+      ? `<pane xSplit="${x}" ySplit="1" topLeftCell="${columnLetter(x)}2" activePane="bottomRight" state="frozen"/><selection pane="bottomRight"/>`
       : '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>';
   out.write(
     `${XML}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetViews><sheetView workbookViewId="0">${pane}</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>`,
@@ -314,7 +230,7 @@ function writeSheet(out: Utf8Buffer, sheet: WriterSheet, styles: Styles, strings
     );
   }
   out.write('<sheetData>');
-  const letters = Array.from({ length: sheet.columns }, (_, c) => columnName(c));
+  const letters = Array.from({ length: sheet.columns }, (_, c) => columnLetter(c));
   const openings = letters.map((column) => `<c r="${column}`);
   const sharing = sheet.shared?.bind(sheet);
   /** The sheet's shared formulas so far. */
