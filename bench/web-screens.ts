@@ -43,7 +43,7 @@ const NUMBERS_SHOWN = `(() => {
   if (!content || content.querySelector('.content-loading')) return null;
   const fresh = (el) => !el.closest('[data-bench-old]');
   const digit = (text) => /\\d/.test(text || '');
-  const texts = '.ag-cell, [data-test^="latest-"], [data-test^="daily-"]';
+  const texts = '.ag-cell, .gfp-cell, [data-test^="latest-"], [data-test^="daily-"]';
   const shown =
     [...content.querySelectorAll(texts)].some((el) => fresh(el) && digit(el.textContent)) ||
     [...content.querySelectorAll('.js-plotly-plot .trace')].some(fresh) ||

@@ -3,7 +3,8 @@
  * every control of the monthly grid by keyboard (Edit, Save, Cancel, Reverse, memo), figures right-aligned in tabular
  * digits with the plan's currency named, the header row in view while the grid scrolls, axe-core finding nothing
  * serious on the grid screens in English and Japanese, and a phone's 375 px: the label column at most a third, Save
- * and Cancel whole, no page scrolling sideways.
+ * and Cancel whole, no page scrolling sideways. A grid opened cold paints its figures before AG Grid's script has
+ * loaded: the same text in the same place, then the grid.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,4 +266,120 @@ describe('the grids, by keyboard and assistive technology, as a finance grid', (
       await phone.context.close();
     }
   }, 180_000);
+
+  it("paints a cold screen's figures before the grid loads: the same text in the same cells, then the grid", async () => {
+    await actMonthOne();
+    for (const { path, screen, grid } of SCREENS.filter((s) => s.grid === 'pl-table' || s.grid === 'monthly-grid')) {
+      // A new browser context has loaded nothing: AG Grid's chunk is held back until the first paint has been read.
+      const cold = await newPage(stack, { locale: 'en-US', width: 1440, height: 900 });
+      const pageErrors: string[] = [];
+      cold.page.on('pageerror', (error) => pageErrors.push(error.message));
+      await signIn(cold.page, owner.token);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await cold.page.route(/\/assets\/AgDataGrid-[^/]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        await cold.page.goto(`/business-plans/${planId}/${path}`);
+        const painted = cold.page.locator(`[data-first-paint="${grid}"]`);
+        await painted.locator('.gfp-cell').first().waitFor();
+        await cold.page.waitForFunction(() => document.querySelectorAll('.content-loading').length === 0);
+        // Read-only and out of the accessibility tree: the grid that replaces it is what a keyboard and a reader use.
+        expect(await painted.getAttribute('aria-hidden')).toBe('true');
+        expect(await painted.evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+        expect(await cold.page.locator('.ag-root').count()).toBe(0);
+        expect({ screen, violations: await serious(cold.page) }).toEqual({ screen, violations: [] });
+        const first = await painted.evaluate(readFirstPaint);
+        await screenshot(cold.page, `grid-first-paint-${screen}`);
+
+        release();
+        await cold.page
+          .locator(`${gridSelector(grid)} .ag-row`)
+          .first()
+          .waitFor();
+        await cold.page.waitForFunction((id) => !document.querySelector(`[data-first-paint="${id}"]`), grid);
+        const drawn = await cold.page.locator(gridSelector(grid)).evaluate(readGrid);
+        // Every row, every cell's text as the grid shows it (the monthly control row: its statuses, without controls).
+        expect(first.rows.map((r) => r.id)).toEqual(drawn.rows.map((r) => r.id));
+        for (const [index, row] of first.rows.entries()) {
+          const shown = drawn.rows[index]?.texts ?? [];
+          const expected = row.id === 'control' ? shown.map((text) => text.replace(/\s*Edit\s*✎$/, '')) : shown;
+          expect({ screen, row: row.id, texts: row.texts }).toEqual({ screen, row: row.id, texts: expected });
+        }
+        expect(first.headers).toEqual(drawn.headers);
+        // In the same place: every header cell and the first rows' cells within a pixel of the grid's.
+        for (const [index, box] of first.boxes.entries()) {
+          const at = drawn.boxes[index];
+          for (const side of ['x', 'y', 'width', 'height'] as const)
+            expect({ screen, index, side, off: Math.abs(box[side] - (at?.[side] ?? Number.NaN)) <= 1.5 }).toEqual({
+              screen,
+              index,
+              side,
+              off: true,
+            });
+        }
+        expect(pageErrors).toEqual([]);
+      } finally {
+        release();
+        await cold.context.close();
+      }
+    }
+  }, 120_000);
 });
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The first paint's headers, rows (id and cell texts) and the boxes of its headers and first three rows' cells. */
+function readFirstPaint(root: Element) {
+  const box = (el: Element): Box => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const text = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const headers = [...root.querySelectorAll('.gfp-head')];
+  const rows = [...root.querySelectorAll('.gfp-row[data-row-id]')].map((row) => ({
+    id: row.getAttribute('data-row-id') ?? '',
+    cells: [...row.querySelectorAll(':scope > .gfp-cell')],
+  }));
+  return {
+    headers: headers.map(text),
+    rows: rows.map((row) => ({ id: row.id, texts: row.cells.map(text) })),
+    boxes: [...headers, ...rows.slice(0, 3).flatMap((row) => row.cells)].map(box),
+  };
+}
+
+/** The same of AG Grid: rows by their index, cells by their column index (pinned and scrolling parts together). */
+function readGrid(root: Element) {
+  const box = (el: Element): Box => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const text = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const column = (el: Element) => Number(el.getAttribute('aria-colindex'));
+  const headers = [...root.querySelectorAll('.ag-header-cell')].sort((a, b) => column(a) - column(b));
+  const byIndex = new Map<number, { id: string; cells: Element[] }>();
+  for (const cell of root.querySelectorAll('.ag-row .ag-cell')) {
+    const row = cell.closest('.ag-row');
+    const index = Number(row?.getAttribute('row-index'));
+    const entry = byIndex.get(index) ?? { id: row?.getAttribute('row-id') ?? '', cells: [] };
+    entry.cells.push(cell);
+    byIndex.set(index, entry);
+  }
+  const rows = [...byIndex.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, row]) => ({ id: row.id, cells: row.cells.sort((a, b) => column(a) - column(b)) }));
+  return {
+    headers: headers.map(text),
+    rows: rows.map((row) => ({ id: row.id, texts: row.cells.map(text) })),
+    boxes: [...headers, ...rows.slice(0, 3).flatMap((row) => row.cells)].map(box),
+  };
+}

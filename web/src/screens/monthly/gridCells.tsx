@@ -104,6 +104,17 @@ export function ControlRenderer(p: ICellRendererParams<GridRow>) {
   );
 }
 
+/** The control row in a first paint (`grid/FirstPaint.tsx`): each month's status, its controls once the grid is there. */
+ControlRenderer.firstPaint = function ControlFirstPaint(p: ICellRendererParams<GridRow>) {
+  const cell = p.value as ControlCell | undefined;
+  if (cell?.column.monthType !== 'month') return null;
+  return (
+    <span className="ws-control">
+      <span className={cell.column.status === 'ACT' ? 'ws-status act' : 'ws-status'}>{cell.column.status}</span>
+    </span>
+  );
+};
+
 export function SectionRenderer(p: ICellRendererParams<GridRow>) {
   const { t } = useTranslation();
   const actions = p.context as GridActions;
@@ -123,6 +134,18 @@ export function SectionRenderer(p: ICellRendererParams<GridRow>) {
   );
 }
 
+/** A section's title in a first paint: the toggle's text, without the button. */
+SectionRenderer.firstPaint = function SectionFirstPaint(p: ICellRendererParams<GridRow>) {
+  const { t } = useTranslation();
+  const section = p.data?.section;
+  if (!section) return null;
+  return (
+    <span className="ws-section-toggle">
+      {p.value === 'collapsed' ? '▸' : '▾'} {t(`ws.monthly.sections.${section}`)}
+    </span>
+  );
+};
+
 /** A figure the screen shows as a dash: a rate whose base is zero up to residue, titled with why. */
 export function DashCell() {
   const { t } = useTranslation();
@@ -132,3 +155,13 @@ export function DashCell() {
     </span>
   );
 }
+
+/** The dash in a first paint: the same text and title. */
+DashCell.firstPaint = function DashFirstPaint() {
+  const { t } = useTranslation();
+  return (
+    <span className="ws-dash" title={t('residue.zeroBase')}>
+      -
+    </span>
+  );
+};
