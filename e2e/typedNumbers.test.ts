@@ -50,11 +50,11 @@ async function storedCase() {
   };
 }
 
+/** A message at a cell of a grid: in the box that holds the grid and its cells' messages. */
 const message = (grid: string, rowId: string, colId: string) =>
-  page
-    .locator(`[data-test="${grid}"]`)
-    .locator('xpath=..')
-    .locator(`[data-test="cell-message"][data-row="${rowId}"][data-col="${colId}"]`);
+  page.locator(
+    `.ws-cell-messages:has([data-test="${grid}"]) > [data-test="cell-message"][data-row="${rowId}"][data-col="${colId}"]`,
+  );
 
 describe('typed numbers', () => {
   it('refuses -20, 1e20 and ten in the COGS rate with a message at the cell, and stores 25.5 as typed', async () => {
