@@ -58,11 +58,40 @@ function precompress(): Plugin {
   };
 }
 
+/** The module whose address `gridChunkUrl` gives, and the id it is imported by. */
+const GRID_MODULE = resolve(import.meta.dirname, 'src/grid/AgDataGrid.tsx');
+const GRID_URL_ID = 'virtual:grid-chunk-url';
+
+/**
+ * `virtual:grid-chunk-url`: the address of AG Grid's chunk in the build, so that a cold grid screen can have the
+ * browser fetch and compile it (`<link rel="modulepreload">`) without running it before the screen's first paint
+ * (`src/grid/loadGrid.ts`). The bundler writes the final, hashed name in; outside a build (the dev server, component
+ * tests) it is null and the grid loads when first shown.
+ */
+function gridChunkUrl(): Plugin {
+  let building = false;
+  return {
+    name: 'topline-grid-chunk-url',
+    configResolved(config) {
+      building = config.command === 'build';
+    },
+    resolveId(id) {
+      return id === GRID_URL_ID ? `\0${GRID_URL_ID}` : undefined;
+    },
+    load(id) {
+      if (id !== `\0${GRID_URL_ID}`) return undefined;
+      if (!building) return 'export default null;';
+      const reference = this.emitFile({ type: 'chunk', id: GRID_MODULE });
+      return `export default import.meta.ROLLUP_FILE_URL_${reference};`;
+    },
+  };
+}
+
 // The API serves web/dist under `npm start`; in development Vite proxies /api and /config.js (the deployment's links
 // and landing content) to it.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [react(), gridChunkUrl(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,43 +1,26 @@
 /**
- * The working screens' grid. AG Grid is the largest script a screen needs (its chunk: `AgDataGrid.tsx`), so a grid
- * first shown before that chunk has loaded paints its rows as a plain table at once (`FirstPaint.tsx`) and asks for the
- * chunk only then, so that loading and starting AG Grid does not hold the numbers back. Once the grid has drawn its
- * rows, hidden under the table, the table goes. A grid shown after the chunk has loaded (a screen opened from the side
- * menu) is AG Grid from the start.
+ * The working screens' grid. AG Grid is the largest script a screen needs, and setting it up the longest step of a
+ * cold screen, so the first grid of a page paints its rows as a plain table at once (`FirstPaint.tsx`) and AG Grid,
+ * loaded meanwhile (`loadGrid.ts`), is set up after that paint; once it has drawn its rows, hidden under the table,
+ * the table goes. Later grids of the page (a screen opened from the side menu) are AG Grid from the start.
  */
-import { type ComponentType, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { FirstPaint } from './FirstPaint';
 import type { DataGridProps } from './gridLayout';
+import { type Grid, loadedGrid, loadGrid } from './loadGrid';
 
-type Grid = ComponentType<DataGridProps<unknown> & { onShown?: () => void }>;
-
-let loaded: Grid | undefined;
-let loading: Promise<Grid> | undefined;
-
-/** Loads AG Grid's chunk (once; again after a failure). */
-export function loadGrid(): Promise<Grid> {
-  loading ??= import('./AgDataGrid').then(
-    (module) => {
-      loaded = module.default as Grid;
-      return loaded;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+/** Whether a grid of this page has drawn its rows: the first paint is for a page's first grid only. */
+let drawn = false;
 
 export function DataGrid<Row>(props: DataGridProps<Row>) {
-  const [Grid, setGrid] = useState<Grid | undefined>(() => loaded);
+  const [Grid, setGrid] = useState<Grid | undefined>(() => (drawn ? loadedGrid() : undefined));
   // Whether the grid has drawn its rows: until then the first paint stays over it.
   const [shown, setShown] = useState(Grid !== undefined);
   const [failed, setFailed] = useState<unknown>(null);
   useEffect(() => {
     if (Grid) return;
     let live = true;
-    // Asked for once the first paint is on the screen (effects run after it is committed).
+    // Set up once the first paint is on the screen (effects run after it is committed).
     loadGrid().then(
       (grid) => live && setGrid(() => grid),
       (error: unknown) => live && setFailed(error),
@@ -46,7 +29,10 @@ export function DataGrid<Row>(props: DataGridProps<Row>) {
       live = false;
     };
   }, [Grid]);
-  const onShown = useCallback(() => setShown(true), []);
+  const onShown = useCallback(() => {
+    drawn = true;
+    setShown(true);
+  }, []);
   // A chunk that could not load shows as any screen's failure does (the app's error boundary).
   if (failed) throw failed;
   return (

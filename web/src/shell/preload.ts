@@ -9,6 +9,7 @@
  */
 import { ID_MAX, type ScreenKey } from '@topline/contract';
 import type { ComponentType } from 'react';
+import { loadGrid } from '../grid/loadGrid';
 import { whenIdle } from '../lib/idle';
 import { type Preloadable, preloadable } from '../lib/preloadable';
 
@@ -24,6 +25,9 @@ export const SCREEN_IMPORTS: Record<ScreenKey, () => ScreenModule> = {
   expenses: () => import('../screens/ExpensesScreen'),
   setting: () => import('../screens/SettingScreen'),
 };
+
+/** The screens that show a grid (AG Grid: `grid/DataGrid.tsx`). */
+export const GRID_SCREENS: ReadonlySet<ScreenKey> = new Set(['pl', 'kpi', 'revenue', 'expenses', 'monthly_pl']);
 
 /** The GET routes a screen reads first by the plan's id alone, which a cold start of the screen reads ahead. */
 export type FirstAnswerPath =
@@ -72,15 +76,14 @@ export function planIdOfPath(pathname: string): number | null {
   return id <= ID_MAX ? id : null;
 }
 
-/** Loads the screens of `keys` one after another, each when the browser is idle. */
+/** Loads the screens of `keys` one after another, each when the browser is idle, and the grid with the first that shows one. */
 export function prefetchScreens(keys: readonly ScreenKey[]): () => void {
   let cancelled = false;
   const idle = (next: () => void) => whenIdle(next, 2000);
   const step = (index: number) => {
     const key = keys[index];
     if (cancelled || key === undefined) return;
-    void SCREEN_MODULES[key]
-      .preload()
+    void Promise.all([SCREEN_MODULES[key].preload(), GRID_SCREENS.has(key) ? loadGrid() : null])
       .catch(() => {})
       .then(() => idle(() => step(index + 1)));
   };

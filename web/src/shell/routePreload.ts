@@ -3,10 +3,11 @@
  * which the shell itself imports, so that no module imports the shell that imports it.
  */
 import { type AnswerAt, api, getToken } from '../api/client';
+import { prefetchGrid } from '../grid/loadGrid';
 import { preloadable } from '../lib/preloadable';
 import { caseShown, chosenCase } from '../plan/currentCase';
 import { openingYear } from './dates';
-import { planIdOfPath, SCREEN_ANSWERS, SCREEN_MODULES, screenOfPath } from './preload';
+import { GRID_SCREENS, planIdOfPath, SCREEN_ANSWERS, SCREEN_MODULES, screenOfPath } from './preload';
 
 export const planShell = preloadable(() => import('./PlanShell'));
 
@@ -20,6 +21,8 @@ export const isPlanPath = (pathname: string) => pathname.startsWith('/business-p
 export async function preloadPlanRoute(pathname: string): Promise<void> {
   if (!isPlanPath(pathname)) return;
   const key = screenOfPath(pathname);
+  // The grid's chunk fetched and compiled meanwhile, run once the screen's first paint is on the screen (`grid/`).
+  if (key && GRID_SCREENS.has(key)) prefetchGrid();
   await Promise.allSettled([planShell.preload(), ...(key ? [SCREEN_MODULES[key].preload()] : [])]);
 }
 
