@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { CHROMIUM, CHROMIUM_FLAGS } from './e2e/chromium.js';
+import { gridChunkUrl } from './web/gridChunkUrl.js';
 
 const include = [
   'engine/src/**/*.test.ts',
@@ -119,6 +120,8 @@ export default defineConfig({
     ...(phase === 'serial' ? { maxWorkers: 1 } : phase ? { maxWorkers: 2 } : {}),
     projects: [
       {
+        // The web's modules import the address of the grid's chunk, which only a build names (null here).
+        plugins: [gridChunkUrl()],
         test: {
           name: 'pglite',
           ...filesOf(include, [components], [...timed, ...browserTimed]),
@@ -129,7 +132,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), gridChunkUrl()],
         // Pre-bundled before the first test, so that no dependency found later reloads the page mid-run.
         optimizeDeps: {
           include: ['react', 'react-dom/client', 'ag-grid-community', 'ag-grid-react', 'i18next', 'react-i18next'],
