@@ -59,11 +59,89 @@ function precompress(): Plugin {
   };
 }
 
+const SOURCE = `${resolve(import.meta.dirname, 'src')}/`;
+const ENTRY = `${SOURCE}main.tsx`;
+/** The lazily loaded parts of the plan pages: the shell, its settings and the screens. */
+const PLAN_PARTS = /\/src\/(shell\/PlanShell|settings\/SettingsModal|screens\/[A-Za-z]+Screen)\.tsx$/;
+
+interface ModuleLinks {
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+type InfoOf = (id: string) => ModuleLinks | null;
+
+/** The modules `from` runs, transitively through static imports. */
+function staticClosure(from: readonly string[], infoOf: InfoOf): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...from];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(infoOf(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+/**
+ * The app's own modules that only the plan pages' lazily loaded parts share: not run by the entry, not used by the
+ * other pages (sign-in, the wizard, the legal pages...), not lazily loaded themselves.
+ */
+function planShared(infoOf: InfoOf): Set<string> {
+  const all = new Set<string>();
+  const lazy = new Set<string>();
+  const stack = [ENTRY];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (all.has(id)) continue;
+    all.add(id);
+    const info = infoOf(id);
+    for (const next of info?.dynamicallyImportedIds ?? []) lazy.add(next);
+    stack.push(...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? []));
+  }
+  const entry = staticClosure([ENTRY], infoOf);
+  const plan = staticClosure(
+    [...lazy].filter((id) => PLAN_PARTS.test(id)),
+    infoOf,
+  );
+  const other = staticClosure(
+    [...lazy].filter((id) => !PLAN_PARTS.test(id)),
+    infoOf,
+  );
+  return new Set([...plan].filter((id) => id.startsWith(SOURCE) && !lazy.has(id) && !entry.has(id) && !other.has(id)));
+}
+
+/**
+ * Puts the modules of `planShared` in one chunk, `plan-shared`, so that a plan page loads the code its shell and
+ * screens share in one request instead of some twenty small ones over the browser's six connections to a server;
+ * every other module goes where the bundler puts it. Their own dependencies stay where they are (the entry's chunk,
+ * the libraries', a few small chunks the other pages share too): none is drawn into this chunk.
+ */
+function planSharedChunk(): Plugin {
+  let shared: Set<string> | undefined;
+  const name = (id: string, ctx: { getModuleInfo: InfoOf }) => {
+    shared ??= planShared((module) => ctx.getModuleInfo(module));
+    return shared.has(id) ? 'plan-shared' : null;
+  };
+  return {
+    name: 'topline-plan-shared-chunk',
+    apply: 'build',
+    buildStart() {
+      shared = undefined;
+    },
+    config: () => ({
+      build: {
+        rolldownOptions: {
+          output: { codeSplitting: { groups: [{ name, minShareCount: 2, includeDependenciesRecursively: false }] } },
+        },
+      },
+    }),
+  };
+}
+
 // The API serves web/dist under `npm start`; in development Vite proxies /api and /config.js (the deployment's links
 // and landing content) to it.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), gridChunkUrl(), precompress()],
+  plugins: [react(), gridChunkUrl(), planSharedChunk(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
