@@ -1,7 +1,7 @@
 /**
  * AG Grid with only the modules the working screens use: client-side rows (and their transactions), text editing,
  * cell and row styles, pinned columns, the cell and column API (the spreadsheet keys of `sheet/`) and cell-change
- * flashing off. A chunk of its own, loaded by `DataGrid.tsx` once a grid is first shown.
+ * flashing off. A chunk of its own, loaded by `loadGrid.ts`.
  */
 import {
   CellApiModule,
@@ -44,7 +44,7 @@ const theme = themeQuartz.withParams({
   headerBackgroundColor: '#f3f1fa',
 });
 
-/** The grid itself; `DataGrid` shows its rows as a plain table until this module has loaded. */
+/** The grid itself; `DataGrid` paints a page's first grid as a plain table until this one has drawn its rows. */
 export default function AgDataGrid<Row>({
   rows,
   columns,
