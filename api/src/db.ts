@@ -161,6 +161,8 @@ export async function listenForChanges(db: Db, listener: ChangeListener): Promis
     const unlisten = await connection.pglite.listen(CHANGES_CHANNEL, (payload) =>
       notify(listener, payload, connection.schema),
     );
+    // Listening from now on, as on PostgreSQL once its connection listens: whatever changed before is unknown.
+    listener.changed();
     return async () => {
       if (!connection.pglite.closed) await unlisten();
     };

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../db';
+import { listenForChanges, openDb } from '../../db';
 import { planForm, rolesAt, startTestApi } from '../../testing/harness';
 import { setTier } from '../accounts/users';
+import type { SignedInFacts } from './access';
+import { AccessCache } from './accessCache';
 
 /**
  * Warm plan-scoped reads take access from memory (AccessCache); every change to who may read what must still show on
@@ -53,6 +55,23 @@ afterAll(async () => {
 });
 
 describe('access cache', () => {
+  it('keeps what it loads from the moment the process listens, before any change is heard', async () => {
+    const cache = new AccessCache();
+    const unlisten = await listenForChanges(api.db, cache);
+    try {
+      let loads = 0;
+      const load = async (): Promise<SignedInFacts> => {
+        loads++;
+        return { user: null, facts: null } as unknown as SignedInFacts;
+      };
+      await cache.get(1, planId, load);
+      await cache.get(1, planId, load);
+      expect(loads).toBe(1);
+    } finally {
+      await unlisten();
+    }
+  });
+
   it('answers a warm read from memory, without a database round trip', async () => {
     expect((await readKpi(memberToken)).status).toBe(200);
     const before = { ...api.accessCache.stats };
