@@ -61,8 +61,8 @@ const GRID_READY = `(() => {
   return shown ? performance.now() : null;
 })()`;
 
-/** The screens that show a grid. */
-const GRID_SCREENS = new Set(['pl', 'kpi', 'revenue', 'expenses', 'monthly_pl']);
+/** Runs in the page: whether the screen shows a grid (AG Grid's, or its first paint). */
+const HAS_GRID = "!!document.querySelector('.shell-content .grid-first-paint, .shell-content .ag-root')";
 
 async function waitFor(page: Page, condition: string): Promise<number> {
   const handle = await page.waitForFunction(condition, undefined, { polling: 'raf', timeout: 60_000 });
@@ -126,7 +126,7 @@ export async function run(): Promise<void> {
         const { context, page } = await coldPage(browser, baseURL, server.token);
         await page.goto(path ? `${planPath}/${path}` : planPath);
         screens.get(key)?.push(await waitForNumbers(page));
-        if (GRID_SCREENS.has(key)) grids.set(key, [...(grids.get(key) ?? []), await waitFor(page, GRID_READY)]);
+        if (await page.evaluate(HAS_GRID)) grids.set(key, [...(grids.get(key) ?? []), await waitFor(page, GRID_READY)]);
         await context.close();
       }
       const { context, page } = await coldPage(browser, baseURL, server.token);

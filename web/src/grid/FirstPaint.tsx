@@ -1,7 +1,7 @@
 /**
- * A grid's rows as a plain table, painted while AG Grid's chunk loads (`DataGrid.tsx`): the same cells' text (the
- * columns' own value getters and formatters), classes and sizes, so that a screen shows its numbers without waiting
- * for the grid's script, and the grid then takes the same room. It takes no input and is hidden from assistive
+ * A grid's rows as a plain table, painted for a page's first grid until AG Grid has loaded, been set up and drawn its
+ * rows (`DataGrid.tsx`): the same cells' text (the columns' own value getters and formatters), classes and sizes, so
+ * that a screen shows its numbers without waiting for the grid's script, and the grid then takes the same room. It takes no input and is hidden from assistive
  * technology: the grid that replaces it, a moment later, is what a keyboard or a screen reader uses.
  *
  * A cell renderer paints here only through its `firstPaint` twin (a component without controls or test ids);

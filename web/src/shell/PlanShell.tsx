@@ -10,7 +10,7 @@ import { TierNoticeBox } from '../settings/TierNotice';
 import { openingYear, trialDaysShown } from './dates';
 import { Loading } from './Loading';
 import { NoAccessPanel, ScreenBoundary, UpgradePlaceholder, usePlanTabLink } from './Panels';
-import { prefetchScreens } from './preload';
+import { GRID_SCREENS, prefetchScreens } from './preload';
 import { type SettingsTab, ShellContext, type ShellView } from './ShellContext';
 import { SideMenu } from './SideMenu';
 import { hasAccess, SCREEN_COMPONENTS, SCREENS, screenByKey, screenLocked, showsYearSwitcher } from './screens';
@@ -19,8 +19,6 @@ import { YearSwitcher } from './YearSwitcher';
 const SettingsModal = lazy(() => import('../settings/SettingsModal'));
 const COLLAPSE_KEY = 'topline.menu_collapsed';
 const SETTINGS_TABS: readonly SettingsTab[] = ['plans', 'plan', 'history', 'profile'];
-/** Screens whose main content is a grid: a skip link leads there. */
-const GRID_SCREENS: readonly ScreenKey[] = ['monthly_pl', 'pl', 'kpi', 'revenue', 'expenses'];
 
 /** Puts the keyboard on the screen's first grid, at its first cell (or on the screen's content while it loads). */
 function skipToGrid(event: React.MouseEvent) {
@@ -140,7 +138,7 @@ export default function PlanShell() {
   return (
     <ShellContext.Provider value={view}>
       <div className={`shell theme-${plan.theme_color}${collapsed ? ' menu-collapsed' : ''}`}>
-        {GRID_SCREENS.includes(screenKey) && (
+        {GRID_SCREENS.has(screenKey) && (
           // biome-ignore lint/a11y/useValidAnchor: a skip link is in-page navigation; it puts the grid's focus on a cell
           <a className="skip-link" href="#content" data-test="skip-to-grid" onClick={skipToGrid}>
             {t('ws.table.skip')}

@@ -26,7 +26,7 @@ export const SCREEN_IMPORTS: Record<ScreenKey, () => ScreenModule> = {
   setting: () => import('../screens/SettingScreen'),
 };
 
-/** The screens that show a grid (AG Grid: `grid/DataGrid.tsx`). */
+/** The screens whose main content is a grid (`grid/DataGrid.tsx`): a skip link leads there, AG Grid loads with them. */
 export const GRID_SCREENS: ReadonlySet<ScreenKey> = new Set(['pl', 'kpi', 'revenue', 'expenses', 'monthly_pl']);
 
 /** The GET routes a screen reads first by the plan's id alone, which a cold start of the screen reads ahead. */
