@@ -70,14 +70,14 @@ interface ModuleLinks {
 }
 type InfoOf = (id: string) => ModuleLinks | null;
 
-/** The modules `from` runs, transitively through static imports. */
-function staticClosure(from: readonly string[], infoOf: InfoOf): Set<string> {
+/** The modules reached from `from` through `next`, transitively. */
+function closure(from: readonly string[], next: (id: string) => readonly string[]): Set<string> {
   const seen = new Set<string>();
   const stack = [...from];
   for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
     if (seen.has(id)) continue;
     seen.add(id);
-    stack.push(...(infoOf(id)?.importedIds ?? []));
+    stack.push(...next(id));
   }
   return seen;
 }
@@ -87,24 +87,18 @@ function staticClosure(from: readonly string[], infoOf: InfoOf): Set<string> {
  * other pages (sign-in, the wizard, the legal pages...), not lazily loaded themselves.
  */
 function planShared(infoOf: InfoOf): Set<string> {
-  const all = new Set<string>();
-  const lazy = new Set<string>();
-  const stack = [ENTRY];
-  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-    if (all.has(id)) continue;
-    all.add(id);
-    const info = infoOf(id);
-    for (const next of info?.dynamicallyImportedIds ?? []) lazy.add(next);
-    stack.push(...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? []));
-  }
-  const entry = staticClosure([ENTRY], infoOf);
-  const plan = staticClosure(
+  const statically = (id: string) => infoOf(id)?.importedIds ?? [];
+  const lazily = (id: string) => infoOf(id)?.dynamicallyImportedIds ?? [];
+  const app = closure([ENTRY], (id) => [...statically(id), ...lazily(id)]);
+  const lazy = new Set([...app].flatMap(lazily));
+  const entry = closure([ENTRY], statically);
+  const plan = closure(
     [...lazy].filter((id) => PLAN_PARTS.test(id)),
-    infoOf,
+    statically,
   );
-  const other = staticClosure(
+  const other = closure(
     [...lazy].filter((id) => !PLAN_PARTS.test(id)),
-    infoOf,
+    statically,
   );
   return new Set([...plan].filter((id) => id.startsWith(SOURCE) && !lazy.has(id) && !entry.has(id) && !other.has(id)));
 }
